@@ -1,0 +1,60 @@
+"""Agent: a persona (role + instruction) with its own message history, talking through the LLM client."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+
+from mdagents.llm.client import LLM
+from mdagents.llm.types import Message, Usage
+from mdagents.transcript import Transcript
+
+
+class Agent:
+    """One participant of a pipeline.
+
+    `role` is the persona ("Cardiologist"); `kind` is the accounting role the usage is
+    booked under ("expert", "recruiter", "moderator", ...).
+    """
+
+    def __init__(
+        self,
+        llm: LLM,
+        *,
+        role: str,
+        instruction: str,
+        kind: str,
+        transcript: Transcript | None = None,
+        examples: Sequence[Message] = (),
+    ) -> None:
+        self.llm = llm
+        self.role = role
+        self.kind = kind
+        self.instruction = instruction
+        self.transcript = transcript
+        self.history: list[Message] = [Message("system", instruction), *examples]
+        self.usage = Usage()
+
+    async def _complete(self, messages: Sequence[Message], **params: object) -> str:
+        completion = await self.llm.complete(messages, role=self.kind, transcript=self.transcript, **params)  # type: ignore[arg-type]
+        self.usage = self.usage + completion.usage
+        return completion.text
+
+    async def chat(self, message: str, **params: object) -> str:
+        """Send a message in the running conversation; both turns join the history."""
+        self.history.append(Message("user", message))
+        reply = await self._complete(self.history, **params)
+        self.history.append(Message("assistant", reply))
+        return reply
+
+    async def ask(self, message: str, **params: object) -> str:
+        """A one-off question on top of the history, which it leaves unchanged."""
+        return await self._complete([*self.history, Message("user", message)], **params)
+
+    async def temp_responses(self, message: str, temperatures: Sequence[float] = (0.0,),
+                             **params: object) -> dict[float, str]:
+        """Answers at several temperatures (as the original); the first joins the history."""
+        base = [*self.history, Message("user", message)]
+        replies = await asyncio.gather(*(self._complete(base, temperature=t, **params) for t in temperatures))
+        self.history.extend([Message("user", message), Message("assistant", replies[0])])
+        return dict(zip(temperatures, replies, strict=True))

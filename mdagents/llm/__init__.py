@@ -1,0 +1,1 @@
+"""LLM access: one client per model (`LLM`), thin provider translators, cache and usage types."""

@@ -1,0 +1,63 @@
+"""Build the `LLM` client for a model name: resolve the key, pick the provider, share caches and limiters."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mdagents.llm.base import Provider
+from mdagents.llm.cache import ResponseCache
+from mdagents.llm.client import LLM, RetryPolicy
+from mdagents.llm.limiter import AdaptiveLimiter
+from mdagents.llm.models import ModelSpec, parse_model, resolve_key
+
+# One in-flight cap per provider endpoint, shared by every LLM of this process (e.g. the
+# decider and a critic model on the same provider).
+_LIMITERS: dict[tuple[str, str | None], AdaptiveLimiter] = {}
+
+
+def shared_limiter(spec: ModelSpec, max_connections: int) -> AdaptiveLimiter:
+    key = (spec.provider, spec.base_url)
+    limiter = _LIMITERS.get(key)
+    if limiter is None or limiter.max_in_flight != max_connections:
+        limiter = _LIMITERS[key] = AdaptiveLimiter(max_connections)
+    return limiter
+
+
+def make_provider(spec: ModelSpec, *, api_key: str | None, request_timeout: float | None = None) -> Provider:
+    """The provider translator for a spec; SDKs are imported only when their provider is used."""
+    if spec.provider == "openai":
+        from mdagents.llm.openai import OpenAIProvider
+
+        return OpenAIProvider(spec.model, api_key=api_key, base_url=spec.base_url)
+    if spec.provider == "anthropic":
+        from mdagents.llm.anthropic import AnthropicProvider
+
+        return AnthropicProvider(spec.model, api_key=api_key, base_url=spec.base_url)
+    if spec.provider == "gemini":
+        from mdagents.llm.gemini import GeminiProvider
+
+        return GeminiProvider(spec.model, api_key=api_key, base_url=spec.base_url)
+    from mdagents.llm.local import LocalProvider
+
+    return LocalProvider(spec.model)
+
+
+def build_llm(
+    model: str | ModelSpec | None,
+    *,
+    base_url: str | None = None,
+    cache_path: str | Path | None = None,
+    retry: RetryPolicy | None = None,
+    max_connections: int = 32,
+    prices: dict[str, tuple[float, float]] | None = None,
+    seed: int | None = None,
+) -> LLM:
+    """Everything a caller needs to talk to one model. Raises MissingKeyError before any network use."""
+    spec = model if isinstance(model, ModelSpec) else parse_model(model, base_url)
+    key = resolve_key(spec)
+    provider = make_provider(spec, api_key=key)
+    if retry is None and spec.provider == "local":
+        retry = RetryPolicy(max_retries=0, timeout=900.0)
+    cache = ResponseCache(cache_path) if cache_path else None
+    return LLM(provider, cache=cache, retry=retry, limiter=shared_limiter(spec, max_connections),
+               prices=prices, seed=seed)

@@ -1,0 +1,91 @@
+"""Provider-neutral records for messages, completions and token usage."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+Role = Literal["system", "user", "assistant"]
+
+
+@dataclass(frozen=True)
+class Message:
+    role: Role
+    content: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"role": self.role, "content": self.content}
+
+
+def _add_optional(a: int | None, b: int | None) -> int | None:
+    if a is None and b is None:
+        return None
+    return (a or 0) + (b or 0)
+
+
+@dataclass
+class Usage:
+    """Token counts; cached/reasoning are None where the provider does not report them."""
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cached_tokens: int | None = None
+    reasoning_tokens: int | None = None
+    calls: int = 0
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(
+            input_tokens=self.input_tokens + other.input_tokens,
+            output_tokens=self.output_tokens + other.output_tokens,
+            cached_tokens=_add_optional(self.cached_tokens, other.cached_tokens),
+            reasoning_tokens=_add_optional(self.reasoning_tokens, other.reasoning_tokens),
+            calls=self.calls + other.calls,
+        )
+
+    def to_dict(self) -> dict[str, int | None]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Usage:
+        return cls(**{k: data.get(k) for k in ("input_tokens", "output_tokens", "cached_tokens", "reasoning_tokens")},
+                   calls=int(data.get("calls", 0) or 0))
+
+
+@dataclass(frozen=True)
+class GenerationParams:
+    """Everything besides the messages that changes a reply (and therefore the cache key).
+
+    `answer_format` is a hint for providers that can constrain decoding (the local
+    llama.cpp provider turns "letter" into a grammar forcing `Answer: (X)`); others ignore it.
+    """
+
+    temperature: float | None = None
+    max_tokens: int | None = None
+    seed: int | None = None
+    stop: tuple[str, ...] | None = None
+    answer_format: str | None = None
+    answer_letters: tuple[str, ...] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        return {k: (list(v) if isinstance(v, tuple) else v) for k, v in d.items() if v is not None}
+
+
+@dataclass
+class Completion:
+    """One model reply as the harness sees it."""
+
+    text: str
+    usage: Usage
+    model: str
+    finish_reason: str | None = None
+    cached: bool = False
+    latency_s: float = 0.0
+    raw: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class EmbeddingResult:
+    vectors: list[list[float]]
+    usage: Usage
+    model: str

@@ -1,0 +1,1 @@
+"""The three MDAgents pipelines (basic, intermediate, advanced) and the difficulty router."""

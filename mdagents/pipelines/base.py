@@ -1,0 +1,69 @@
+"""What every pipeline receives (PipelineContext) and returns (Decision).
+
+The last step of each pipeline -- the call that produces the final answer -- is passed to
+`ctx.finalize` as a `FinalAttempt`: a function taking optional extra text to append to the
+final prompt (retrieved guideline sections, critic feedback) and returning the reply. By
+default `finalize` calls it once with nothing extra; `--rag` and `--critic` swap in their own
+`finalize` so they wrap the final decision of every pipeline in the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from mdagents.datasets import Question
+from mdagents.llm.client import LLM
+from mdagents.transcript import Transcript
+
+Level = Literal["basic", "intermediate", "advanced"]
+LEVELS: tuple[Level, ...] = ("basic", "intermediate", "advanced")
+
+FinalAttempt = Callable[[str | None], Awaitable[str]]
+Finalizer = Callable[[Question, FinalAttempt, "PipelineContext"], Awaitable[str]]
+
+
+async def finalize_once(question: Question, attempt: FinalAttempt, ctx: PipelineContext) -> str:
+    """The default final step: ask the decider once."""
+    return await attempt(None)
+
+
+@dataclass(frozen=True)
+class PipelineSettings:
+    num_experts: int = 5
+    rounds: int = 5
+    turns: int = 5
+    num_teams: int = 3
+    team_size: int = 3
+    num_exemplars: int = 5
+    rationales: Literal["per-run", "per-question"] = "per-run"
+    temperatures: tuple[float, ...] = (0.0,)
+
+
+@dataclass
+class PipelineContext:
+    llm: LLM
+    transcript: Transcript = field(default_factory=Transcript)
+    settings: PipelineSettings = field(default_factory=PipelineSettings)
+    exemplars: list[Question] = field(default_factory=list)
+    finalize: Finalizer = finalize_once
+    verbose: bool = False
+    log: Callable[[str], None] = print
+    # Run-wide state a pipeline may reuse across questions (e.g. per-run exemplar rationales).
+    shared: dict[str, Any] = field(default_factory=dict)
+    # Free-form notes finalizers add to the record (rag retrieval, critic verdicts).
+    notes: dict[str, Any] = field(default_factory=dict)
+
+    def say(self, text: str) -> None:
+        if self.verbose:
+            self.log(text)
+
+
+@dataclass
+class Decision:
+    """A pipeline's outcome for one question."""
+
+    text: str
+    level: Level
+    details: dict[str, Any] = field(default_factory=dict)

@@ -1,0 +1,1 @@
+"""Answer extraction and grading (being written: see issue 2)."""
