@@ -1,0 +1,1 @@
+"""One module per CLI subcommand, each with `configure(parser)` and `execute(args) -> exit code`."""
