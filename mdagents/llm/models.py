@@ -69,8 +69,9 @@ class ModelSpec:
     @property
     def safe_name(self) -> str:
         """The name made filesystem-safe (for run directories)."""
-        keep = "".join(c if c.isalnum() or c in "-._" else "-" for c in self.name.replace("/", "_"))
-        return keep.strip("-_") or "model"
+        model = Path(self.model).stem if self.model.endswith(".gguf") else self.model
+        keep = "".join(c if c.isalnum() or c in "-._" else "-" for c in f"{self.provider}_{model}")
+        return keep.strip("-_.") or "model"
 
 
 def parse_model(text: str | None, base_url: str | None = None) -> ModelSpec:

