@@ -30,8 +30,9 @@ def render(name: str, **values: object) -> str:
 
 
 def hashes() -> dict[str, str]:
-    """sha256 (first 12 hex) of every prompt file, for the run manifest."""
+    """sha256 (first 12 hex) of every prompt and vocabulary file, for the run manifest."""
     return {
-        p.stem: hashlib.sha256(p.read_bytes()).hexdigest()[:12]
-        for p in sorted(PROMPT_DIR.glob("*.txt"))
+        str(p.relative_to(PROMPT_DIR)): hashlib.sha256(p.read_bytes()).hexdigest()[:12]
+        for p in sorted(PROMPT_DIR.rglob("*"))
+        if p.is_file() and p.suffix in (".txt", ".yaml", ".yml")
     }

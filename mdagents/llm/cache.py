@@ -48,6 +48,7 @@ class ResponseCache:
         self._db = sqlite3.connect(str(self.path), check_same_thread=False, timeout=30.0)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA busy_timeout=30000")
+        self._db.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable enough for a cache, no fsync per call
         self._db.execute(SCHEMA)
         self._db.commit()
         self.hits = 0
