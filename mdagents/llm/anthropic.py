@@ -1,0 +1,124 @@
+"""Anthropic Messages API translator.
+
+System messages go to `system`; consecutive same-role turns are merged because the API
+requires user/assistant alternation. Sampling parameters (temperature, seed) are not sent:
+the SDK no longer accepts them and API version 2026-10-21 rejects them with HTTP 400.
+SDK retries are off; the `LLM` client is the only retry layer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import anthropic
+
+from mdagents.errors import ProviderError
+from mdagents.llm.base import is_retryable_status, parse_retry_after
+from mdagents.llm.types import Completion, GenerationParams, Message, Usage
+from mdagents.redact import redact
+
+PLACEHOLDER_KEY = "not-needed"  # for self-hosted Anthropic-compatible servers
+DEFAULT_MAX_TOKENS = 1024  # the API requires max_tokens
+
+
+def retry_after_seconds(headers: Mapping[str, str] | None) -> float | None:
+    """Server's wait hint: retry-after-ms (milliseconds) wins over Retry-After (seconds or a date)."""
+    if not headers:
+        return None
+    ms = parse_retry_after(headers.get("retry-after-ms"))
+    return ms / 1000 if ms is not None else parse_retry_after(headers.get("retry-after"))
+
+
+def to_anthropic(messages: Sequence[Message]) -> tuple[str | None, list[dict[str, str]]]:
+    """(system text, alternating turns): system messages joined, same-role neighbours merged."""
+    system = [m.content for m in messages if m.role == "system"]
+    turns: list[dict[str, str]] = []
+    for m in messages:
+        if m.role == "system":
+            continue
+        if turns and turns[-1]["role"] == m.role:
+            turns[-1]["content"] += "\n\n" + m.content
+        else:
+            turns.append({"role": m.role, "content": m.content})
+    return ("\n\n".join(system) if system else None), turns
+
+
+class AnthropicProvider:
+    name = "anthropic"
+
+    def __init__(self, model: str, *, api_key: str | None, base_url: str | None,
+                 tools: list[dict] | None = None) -> None:
+        self.model = model
+        self.base_url = base_url
+        self.tools = tools
+        self._api_key = api_key
+        self._client = anthropic.AsyncAnthropic(api_key=api_key or PLACEHOLDER_KEY, base_url=base_url,
+                                                max_retries=0)
+
+    def request_params(self, messages: Sequence[Message], params: GenerationParams) -> dict[str, Any]:
+        """The keyword arguments of `messages.create` (answer_format hints are ignored)."""
+        system, turns = to_anthropic(messages)
+        kwargs: dict[str, Any] = {
+            "model": self.model,
+            "messages": turns,
+            "max_tokens": params.max_tokens if params.max_tokens is not None else DEFAULT_MAX_TOKENS,
+        }
+        if system is not None:
+            kwargs["system"] = system
+        if params.stop:
+            kwargs["stop_sequences"] = list(params.stop)
+        if self.tools:
+            kwargs["tools"] = self.tools
+        return kwargs
+
+    async def complete(self, messages: Sequence[Message], params: GenerationParams, *, timeout: float) -> Completion:
+        try:
+            response = await self._client.messages.create(**self.request_params(messages, params), timeout=timeout)
+        except anthropic.AnthropicError as exc:
+            raise self._translate(exc) from None
+        # With tools the answer comes as several text blocks around tool calls and citations.
+        text = "".join(block.text for block in response.content if getattr(block, "type", None) == "text")
+        return Completion(
+            text=text,
+            usage=_usage(response.usage),
+            model=response.model or self.model,
+            finish_reason=response.stop_reason,
+            raw={"id": response.id},
+        )
+
+    def _translate(self, exc: anthropic.AnthropicError) -> ProviderError:
+        """SDK error -> ProviderError; the message never contains the key."""
+        where = f"anthropic/{self.model}"
+        if isinstance(exc, anthropic.APITimeoutError):
+            return ProviderError(f"{where}: request timed out", retryable=True)
+        if isinstance(exc, anthropic.APIConnectionError):
+            return ProviderError(self._clean(f"{where}: connection error: {exc}"), retryable=True)
+        if isinstance(exc, anthropic.APIStatusError):
+            status = exc.status_code
+            return ProviderError(self._clean(f"{where}: {exc.message}"), status=status,
+                                 retryable=is_retryable_status(status),
+                                 retry_after=retry_after_seconds(exc.response.headers))
+        return ProviderError(self._clean(f"{where}: {exc}"))
+
+    def _clean(self, text: str) -> str:
+        if self._api_key:
+            text = text.replace(self._api_key, "***")
+        return redact(text)
+
+    async def aclose(self) -> None:
+        await self._client.close()
+
+
+def _usage(usage: Any) -> Usage:
+    """Normalised like the other providers: input includes cache reads/writes, output includes thinking."""
+    cache_read = getattr(usage, "cache_read_input_tokens", None)
+    cache_write = getattr(usage, "cache_creation_input_tokens", None) or 0
+    details = getattr(usage, "output_tokens_details", None)
+    return Usage(
+        input_tokens=(usage.input_tokens or 0) + (cache_read or 0) + cache_write,
+        output_tokens=usage.output_tokens or 0,
+        cached_tokens=cache_read,
+        reasoning_tokens=getattr(details, "thinking_tokens", None),
+        calls=1,
+    )
