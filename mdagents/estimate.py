@@ -1,7 +1,6 @@
 """Rough call/token/cost estimates for --dry-run, from each pipeline's call structure.
 
-Calls are exact bounds from the algorithms (min: nobody debates; max: every expert messages
-every other in every turn). Tokens are a rough guide: question length plus prompt overhead per
+Calls are exact bounds from the algorithms (min: nobody debates; max: every round runs all its turns). Tokens are a rough guide: question length plus prompt overhead per
 call, output of a typical reasoned reply. Treat them as an order of magnitude, not a quote.
 """
 
@@ -37,8 +36,8 @@ def calls_per_question(level: str, s: PipelineSettings, n_questions: int, *, ada
         e = s.num_experts
         fixed = classify + 1 + e + e + 1  # recruit, initial opinions, final answers, moderator
         smallest = fixed + e  # one turn of participation checks in which nobody talks
-        per_turn = e + e * (e - 1)  # participation checks + every expert messaging every other
-        per_round = s.turns * per_turn + 1 + e  # turns + summariser + updated answers
+        # One call per expert per turn decides whether to talk and writes its messages.
+        per_round = s.turns * e + 1 + e  # turns + summariser + updated answers
         return LevelEstimate(level, smallest, fixed + s.rounds * per_round)
     members = max(0, s.team_size - 1)
     calls = classify + 1 + s.num_teams * (2 + members) + 1  # recruit, per team: delegate+members+conclude, coordinator

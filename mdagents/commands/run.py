@@ -11,7 +11,8 @@ from mdagents.pipelines.base import PipelineSettings
 
 def _both(name: str) -> list[str]:
     """Accept --num_samples and --num-samples alike (the original used underscores)."""
-    dashed, underscored = name.replace("_", "-"), name.replace("-", "_")
+    body = name.removeprefix("--")
+    dashed, underscored = "--" + body.replace("_", "-"), "--" + body.replace("-", "_")
     return [dashed] if dashed == underscored else [dashed, underscored]
 
 
@@ -100,8 +101,8 @@ def config_from_args(args: argparse.Namespace) -> RunConfig:
 
 
 def execute(args: argparse.Namespace) -> int:
-    from mdagents.config import load_dotenv_file
     from mdagents.commands.session import run_session
+    from mdagents.config import load_dotenv_file
 
     load_dotenv_file()
     return run_session(config_from_args(args))

@@ -1,0 +1,139 @@
+"""Answer extraction on realistic replies: the shapes real models (and SmolLM2) produce."""
+
+from __future__ import annotations
+
+import pytest
+
+from mdagents.datasets import Question
+from mdagents.scoring import Grade, extract_answer, grade
+
+FOUR = {
+    "A": "Metformin",
+    "B": "Insulin glargine",
+    "C": "Lisinopril",
+    "D": "Atorvastatin",
+}
+FIVE = {
+    "A": "Acute pancreatitis",
+    "B": "Perforated peptic ulcer",
+    "C": "Acute cholecystitis",
+    "D": "Small bowel obstruction",
+    "E": "Mesenteric ischemia",
+}
+YES_NO = {"A": "yes", "B": "no", "C": "maybe"}
+NESTED = {"A": "Metformin", "B": "Metformin and insulin", "C": "Observation", "D": "Surgery"}
+
+OK_CASES = [
+    # (reply, options, expected letter)
+    ("Answer: (C)", FOUR, "C"),
+    ("Answer: C", FOUR, "C"),
+    ("**Answer: C**", FOUR, "C"),
+    ("**Answer:** C", FOUR, "C"),
+    ("The answer is C.", FOUR, "C"),
+    ("The correct answer is (B) Insulin glargine.", FOUR, "B"),
+    ("$\\boxed{C}$", FOUR, "C"),
+    ("Therefore the final answer is $\\boxed{\\text{D}}$.", FOUR, "D"),
+    ("\\[ \\boxed{(A)} \\]", FOUR, "A"),
+    ("(C) Lisinopril", FOUR, "C"),
+    ("C) Lisinopril, because ACE inhibitors protect the kidney.", FOUR, "C"),
+    ("Final answer: c", FOUR, "C"),
+    ("final answer: (d)", FOUR, "D"),
+    ("the answer is b.", FOUR, "B"),
+    ("C", FOUR, "C"),
+    ("(D).", FOUR, "D"),
+    ("Lisinopril", FOUR, "C"),
+    ("The best treatment here is atorvastatin, to lower LDL.", FOUR, "D"),
+    ("I first thought A, since metformin is first line. Answer: C", FOUR, "C"),
+    ("Answer: A\n\nWait, on reflection the kidney matters more.\nAnswer: (C)", FOUR, "C"),
+    ("The answer is A. Actually, no: the answer is C.", FOUR, "C"),
+    ("Answer: (E) Mesenteric ischemia", FIVE, "E"),
+    ("The most likely diagnosis is E) Mesenteric ischemia given pain out of proportion.", FIVE, "E"),
+    ("**Final Answer**: (E)", FIVE, "E"),
+    ("Option E is correct.", FIVE, "E"),
+    ("(B) is the correct answer because of free air under the diaphragm.", FIVE, "B"),
+    ("## Answer\nB", FIVE, "B"),
+    ("`Answer: D`", FIVE, "D"),
+    ("Answer: Acute cholecystitis", FIVE, "C"),
+    ("yes", YES_NO, "A"),
+    ("No.", YES_NO, "B"),
+    ("Maybe, the evidence is mixed.", YES_NO, "C"),
+    ("Based on the results, the answer is yes.", YES_NO, "A"),
+    ("Answer: (B) no", YES_NO, "B"),
+    ("Answer: Metformin and insulin", NESTED, "B"),
+    ("Start metformin and insulin together.", NESTED, "B"),
+    ("I'd go with C.", FOUR, "C"),
+    ("The correct option is: D", FOUR, "D"),
+    ("The answer would be option B, insulin glargine.", FOUR, "B"),
+    # SmolLM2-135M style: repeats the question, rambles, then answers.
+    (
+        "A 54-year-old man with type 2 diabetes and albuminuria. The patient has diabetes. "
+        "The patient has protein in the urine. Diabetes can damage the kidneys. "
+        "The answer is C) Lisinopril. Lisinopril is an ACE inhibitor. Lisinopril is used for blood pressure.",
+        FOUR,
+        "C",
+    ),
+    (
+        "The patient has a history of diabetes. Metformin is a drug for diabetes. Atorvastatin lowers "
+        "cholesterol. Insulin is a hormone.\n\nAnswer: (C) Lisinopril\n\nExplanation: The answer is (C) "
+        "Lisinopril because it reduces proteinuria.",
+        FOUR,
+        "C",
+    ),
+    (
+        "Step 1: consider the options.\nA. Metformin - first line for glucose.\nB. Insulin - not needed.\n"
+        "C. Lisinopril - reduces albuminuria.\nD. Atorvastatin - lipids.\nThe best answer is C.",
+        FOUR,
+        "C",
+    ),
+    ("Answer: (X)\nAnswer: (B)", FOUR, "B"),
+]
+
+FAILED_CASES = [
+    ("", FOUR),
+    ("   \n", FOUR),
+    ("It could be A or C.", FOUR),
+    ("Either (A) or (C) would be reasonable here.", FOUR),
+    ("Answer: (F)", FOUR),
+    ("Answer: E", FOUR),
+    ("I am not sure. The patient needs more tests.", FOUR),
+    ("Both metformin and lisinopril are reasonable choices.", FOUR),
+    (
+        "Option A: Metformin helps glucose. Option B: insulin helps too. Option C: Lisinopril helps kidneys.",
+        FOUR,
+    ),
+    ("A 54-year-old man with diabetes presents with albuminuria.", FOUR),
+    ("The answer is not clear from the information given.", FOUR),
+    ("There is no evidence either way in this trial.", YES_NO),
+    ("Answer: (X)", FOUR),
+    ("Answer: B or C", FOUR),
+    ("The patient should receive the hepatitis B vaccine.", FOUR),
+    ("Looking at the answer choices A through D, I cannot decide.", FOUR),
+]
+
+
+@pytest.mark.parametrize(("reply", "options", "expected"), OK_CASES)
+def test_extracts_the_intended_letter(reply: str, options: dict[str, str], expected: str) -> None:
+    assert extract_answer(reply, options) == (expected, "ok")
+
+
+@pytest.mark.parametrize(("reply", "options"), FAILED_CASES)
+def test_unparseable_or_ambiguous_replies_fail(reply: str, options: dict[str, str]) -> None:
+    assert extract_answer(reply, options) == (None, "failed")
+
+
+def test_there_are_enough_reply_variants() -> None:
+    assert len(OK_CASES) + len(FAILED_CASES) >= 40
+
+
+def test_lowercase_option_keys_are_returned_as_given() -> None:
+    assert extract_answer("Answer: (B)", {"a": "x", "b": "y"}) == ("b", "ok")
+
+
+def _question(answer_idx: str = "C") -> Question:
+    return Question(id="medqa-test-1", question="?", options=FOUR, answer_idx=answer_idx, answer=FOUR[answer_idx])
+
+
+def test_grade_marks_right_wrong_and_failed() -> None:
+    assert grade("Answer: (C)", _question()) == Grade("C", "ok", True)
+    assert grade("Answer: (A)", _question()) == Grade("A", "ok", False)
+    assert grade("no idea", _question()) == Grade(None, "failed", False)
