@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib.metadata
+import os
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -52,15 +53,40 @@ def model_path_for(model: str) -> Path:
     return embedded_model_path(model)
 
 
+def _new_llama(path: str, n_ctx: int) -> Any:
+    """Load a GGUF with llama.cpp's plain CPU weight layout.
+
+    The repacked layouts ("extra buffer types") of a from-source build segfault on batched
+    prompt decoding on some AVX-512/AMX CPUs (seen on this project's machines, llama-cpp-python
+    0.3.36); the plain layout is safe and, for small models, hardly slower.
+    Set MDAGENTS_LLAMA_REPACK=1 to keep llama.cpp's default.
+    """
+    try:
+        import llama_cpp
+        import llama_cpp.llama as llama_module
+    except ImportError as exc:
+        raise ConfigError("the local provider needs llama-cpp-python: pip install -r requirements.txt") from exc
+    original = llama_module.llama_cpp.llama_model_default_params
+
+    def plain_layout() -> Any:
+        params = original()
+        if hasattr(params, "use_extra_bufts"):
+            params.use_extra_bufts = False
+        return params
+
+    if os.environ.get("MDAGENTS_LLAMA_REPACK") != "1":
+        llama_module.llama_cpp.llama_model_default_params = plain_layout
+    try:
+        return llama_cpp.Llama(model_path=path, n_ctx=n_ctx, n_threads=2, seed=0, verbose=False)
+    finally:
+        llama_module.llama_cpp.llama_model_default_params = original
+
+
 def _load(path: Path, n_ctx: int) -> Any:
     key = str(path)
     with _LOAD_LOCK:
         if key not in _MODELS:
-            try:
-                from llama_cpp import Llama
-            except ImportError as exc:
-                raise ConfigError("the local provider needs llama-cpp-python: pip install -r requirements.txt") from exc
-            _MODELS[key] = Llama(model_path=key, n_ctx=n_ctx, n_threads=2, seed=0, verbose=False)
+            _MODELS[key] = _new_llama(key, n_ctx)
         return _MODELS[key]
 
 

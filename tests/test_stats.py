@@ -1,0 +1,105 @@
+"""Statistics against values computed by hand (and published tables)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from mdagents.stats import (
+    binomial_cdf,
+    bootstrap_interval,
+    mcnemar_exact,
+    paired_bootstrap_difference,
+    percentile,
+    wilson_interval,
+)
+
+
+@pytest.mark.parametrize(
+    ("k", "n", "low", "high"),
+    [
+        # centre = (p + z²/2n) / (1 + z²/n), half = z·sqrt(p(1-p)/n + z²/4n²) / (1 + z²/n), z = 1.95996
+        (7, 10, 0.39676, 0.89220),
+        (6, 10, 0.31267, 0.83182),
+        (50, 100, 0.40383, 0.59617),
+        (0, 10, 0.0, 0.27754),  # upper = z² / (n + z²)
+        (10, 10, 0.72246, 1.0),
+        (1, 1, 0.20654, 1.0),
+    ],
+)
+def test_wilson_interval_matches_hand_computed_bounds(k: int, n: int, low: float, high: float) -> None:
+    got_low, got_high = wilson_interval(k, n)
+    assert got_low == pytest.approx(low, abs=5e-5)
+    assert got_high == pytest.approx(high, abs=5e-5)
+
+
+def test_wilson_interval_edge_cases() -> None:
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+    with pytest.raises(ValueError):
+        wilson_interval(11, 10)
+    narrow, wide = wilson_interval(5, 10, confidence=0.5), wilson_interval(5, 10, confidence=0.99)
+    assert wide[0] < narrow[0] < 0.5 < narrow[1] < wide[1]
+
+
+@pytest.mark.parametrize(
+    ("only_a", "only_b", "expected"),
+    [
+        (1, 9, 2 * (1 + 10) / 2**10),  # 2·P(X ≤ 1), X ~ Bin(10, ½)
+        (9, 1, 2 * (1 + 10) / 2**10),  # symmetric
+        (0, 5, 2 / 2**5),
+        (2, 8, 2 * (1 + 10 + 45) / 2**10),
+        (3, 3, 1.0),  # 2·42/64 > 1 is capped
+        (0, 0, 1.0),
+        (0, 1, 1.0),
+        (10, 30, 2 * sum(math.comb(40, i) for i in range(11)) / 2**40),
+    ],
+)
+def test_mcnemar_exact_equals_the_exact_binomial_value(only_a: int, only_b: int, expected: float) -> None:
+    assert mcnemar_exact(only_a, only_b) == pytest.approx(expected, rel=1e-12)
+
+
+def test_mcnemar_agrees_with_scipy_binomtest_when_available() -> None:
+    stats = pytest.importorskip("scipy.stats")
+    for a, b in [(4, 11), (12, 5), (0, 7), (25, 40)]:
+        assert mcnemar_exact(a, b) == pytest.approx(stats.binomtest(a, a + b, 0.5).pvalue, rel=1e-9)
+
+
+def test_binomial_cdf_is_exact_for_large_n() -> None:
+    assert binomial_cdf(1500, 3000) == pytest.approx(0.5 + math.comb(3000, 1500) / 2**3001, rel=1e-12)
+    assert binomial_cdf(-1, 5) == 0.0 and binomial_cdf(5, 5) == 1.0
+
+
+def test_bootstrap_is_reproducible_with_a_seed_and_brackets_the_mean() -> None:
+    values = [1.0] * 14 + [0.0] * 6
+    first = bootstrap_interval(values, n_resamples=1000, seed=7)
+    assert first == bootstrap_interval(values, n_resamples=1000, seed=7)
+    continuous = [(i * 0.37) % 1 for i in range(40)]
+    assert bootstrap_interval(continuous, seed=7) != bootstrap_interval(continuous, seed=8)
+    assert first[0] < 0.7 < first[1]
+    # The bootstrap interval of a proportion is close to the Wilson one at moderate n.
+    low, high = wilson_interval(14, 20)
+    assert abs(first[0] - low) < 0.1 and abs(first[1] - high) < 0.1
+
+
+def test_bootstrap_degenerate_inputs() -> None:
+    assert bootstrap_interval([1.0, 1.0, 1.0], seed=0) == (1.0, 1.0)
+    assert all(math.isnan(x) for x in bootstrap_interval([], seed=0))
+
+
+def test_paired_bootstrap_difference() -> None:
+    a = [1] * 8 + [0] * 2
+    b = [0] * 8 + [1] * 2
+    low, high = paired_bootstrap_difference(a, b, n_resamples=500, seed=1)
+    assert low < 0.6 < high and low > -0.2
+    assert paired_bootstrap_difference(a, a, seed=1) == (0.0, 0.0)
+    with pytest.raises(ValueError):
+        paired_bootstrap_difference([1], [1, 0])
+
+
+def test_percentile_interpolates_like_numpy() -> None:
+    assert percentile([1, 2, 3, 4], 50) == 2.5
+    assert percentile([1, 2, 3, 4], 95) == pytest.approx(3.85)
+    assert percentile([4, 1, 3, 2], 0) == 1 and percentile([4, 1, 3, 2], 100) == 4
+    assert percentile([5], 95) == 5
+    assert percentile([], 50) is None
