@@ -1,0 +1,66 @@
+"""`guardrails-eval FILE --mode regex|llm|hybrid`: benchmark the guardrails on labelled patient messages."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+from typing import Any
+
+from mdagents.guardrails.benchmark import evaluate, load_samples
+from mdagents.guardrails.checker import Guardrails
+from mdagents.guardrails.verdicts import INTERVENTION_TYPES, MODES
+from mdagents.llm.factory import build_llm
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", help="JSONL of {text, expected[, response, expected_violations]}")
+    parser.add_argument("--mode", choices=MODES, default="regex", help="which checks to run (default: regex)")
+    parser.add_argument("--model", default=None, help="model of the llm/hybrid checks (default: the local model)")
+    parser.add_argument("--base-url", default=None, help="OpenAI-compatible server for --model")
+    parser.add_argument("--region", default=None, help="region for regional checks (default: US)")
+    parser.add_argument("--concurrency", type=int, default=4, help="checks in flight (default: 4)")
+    parser.add_argument("--json", action="store_true", help="print the result as one JSON object")
+
+
+def _fmt(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"
+
+
+def _print_table(result: dict[str, Any], mode: str) -> None:
+    print(f"guardrails-eval  mode={mode}  n={result['n']}  accuracy={result['accuracy']:.3f}")
+    print(f"{'class':<22}{'precision':>10}{'recall':>8}{'support':>9}")
+    for name in INTERVENTION_TYPES:
+        row = result["per_class"][name]
+        print(f"{name:<22}{_fmt(row['precision']):>10}{_fmt(row['recall']):>8}{row['support']:>9}")
+    print(f"critical misses: {result['critical_misses']}")
+    if "violations" in result:
+        print(f"output check ({result['violations_n']} replies):")
+        for name, row in result["violations"].items():
+            if row["support"] or row["precision"] is not None:
+                print(f"  {name:<22}{_fmt(row['precision']):>10}{_fmt(row['recall']):>8}{row['support']:>9}")
+    tokens = result["tokens"]
+    print(f"calls: {result['calls']}  tokens: {tokens['input']} in / {tokens['output']} out  "
+          f"errors: {result['errors']}  regex fallbacks: {result['fallbacks']}")
+    for miss in result["missed"]:
+        print(f"  line {miss['line']}: expected {miss['expected']}, got {miss['predicted']}: {miss['text'][:80]}")
+
+
+async def _run(args: argparse.Namespace) -> dict[str, Any]:
+    samples = load_samples(args.file)
+    llm = build_llm(args.model, base_url=args.base_url) if args.mode != "regex" else None
+    try:
+        guardrails = Guardrails(args.mode, llm=llm, region=args.region)
+        return await evaluate(samples, guardrails, concurrency=args.concurrency)
+    finally:
+        if llm is not None:
+            await llm.aclose()
+
+
+def execute(args: argparse.Namespace) -> int:
+    result = asyncio.run(_run(args))
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False))
+    else:
+        _print_table(result, args.mode)
+    return 0

@@ -1,0 +1,1 @@
+"""Patient-safety guardrails: input triage, output checks (regex, llm, hybrid), messages, the `ask` assistant."""

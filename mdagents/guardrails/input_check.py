@@ -1,0 +1,96 @@
+"""Regex input check: triage a patient message into emergency, crisis, out-of-scope or none.
+
+Order matters: a crisis outranks an emergency (its message also gives the emergency number), and
+both outrank out-of-scope, so "I have chest pain, do I have a heart problem?" is an emergency.
+"""
+
+from __future__ import annotations
+
+import re
+
+from mdagents.guardrails import input_patterns as P
+from mdagents.guardrails.verdicts import InputCheck
+
+_F = re.IGNORECASE | re.DOTALL
+
+
+def _compile(patterns: list[str]) -> list[re.Pattern[str]]:
+    return [re.compile(p, _F) for p in patterns]
+
+
+_EMERGENCY = {label: _compile(ps) for label, ps in P.EMERGENCY.items()}
+_EMERGENCY_OTHER = _compile(P.EMERGENCY_OTHER)
+_CRISIS = _compile(P.CRISIS)
+_OUT_OF_SCOPE = {label: _compile(ps) for label, ps in P.OUT_OF_SCOPE.items()}
+_PERSONAL, _PRESENT, _PAST, _GENERAL = (re.compile(p, _F) for p in (P.PERSONAL, P.PRESENT, P.PAST, P.GENERAL))
+_CHRONIC = re.compile(P.CHRONIC, _F)
+
+# Out-of-scope categories that touch prescribing get "high"; the rest "medium".
+_HIGH_OUT_OF_SCOPE = {"dosing or medication changes", "controlled substances"}
+
+
+def normalise(text: str) -> str:
+    """Lower-case, straight apostrophes, single spaces: what every pattern is written against."""
+    text = text.replace("\u2019", "'").replace("\u2018", "'").replace("\u00a0", " ")
+    return re.sub(r"\s+", " ", text).strip().lower()
+
+
+def _first(patterns: list[re.Pattern[str]], text: str) -> str | None:
+    for pattern in patterns:
+        found = pattern.search(text)
+        if found:
+            return found.group(0)
+    return None
+
+
+def _happening_now(text: str) -> bool:
+    """False when symptoms are only asked about in general or lie in the past, unless someone has them now."""
+    framed = bool(_GENERAL.search(text) or _PAST.search(text))
+    if not framed:
+        return True
+    return bool(_PERSONAL.search(text) and _PRESENT.search(text))
+
+
+def emergency_signs(text: str) -> list[tuple[str, str]]:
+    """(category, matched text) of every emergency sign described as happening now."""
+    text = normalise(text)
+    found = [(label, hit) for label, patterns in _EMERGENCY.items() if (hit := _first(patterns, text))]
+    other = _first(_EMERGENCY_OTHER, text)
+    if other:
+        found.append(("emergency sign", other))
+    return found if found and _happening_now(text) else []
+
+
+def crisis_signs(text: str) -> list[str]:
+    text = normalise(text)
+    return [m.group(0) for p in _CRISIS if (m := p.search(text))]
+
+
+def out_of_scope_signs(text: str) -> list[tuple[str, str]]:
+    text = normalise(text)
+    return [(label, hit) for label, patterns in _OUT_OF_SCOPE.items() if (hit := _first(patterns, text))]
+
+
+def mentions_chronic_condition(text: str) -> bool:
+    return bool(_CHRONIC.search(normalise(text)))
+
+
+def check_input(text: str) -> InputCheck:
+    """The regex verdict for one patient message."""
+    crisis = crisis_signs(text)
+    if crisis:
+        return InputCheck(True, "mental_health_crisis", "critical", True,
+                          "suicidal thoughts or self-harm described", "regex", crisis)
+    emergency = emergency_signs(text)
+    if emergency:
+        labels = sorted({label for label, _ in emergency})
+        return InputCheck(True, "emergency", "critical", True,
+                          "possible emergency: " + ", ".join(labels), "regex", [hit for _, hit in emergency])
+    scope = out_of_scope_signs(text)
+    if scope:
+        labels = sorted({label for label, _ in scope})
+        severity = "high" if _HIGH_OUT_OF_SCOPE & set(labels) else "medium"
+        return InputCheck(True, "out_of_scope", severity, True,
+                          "outside an educational assistant's scope: " + ", ".join(labels), "regex",
+                          [hit for _, hit in scope])
+    return InputCheck.none()

@@ -1,0 +1,109 @@
+"""Regex output check: find the 14 violation types in a model reply, then remediate it."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from mdagents.guardrails import output_patterns as P
+from mdagents.guardrails.messages import region as region_of
+from mdagents.guardrails.messages import regions
+from mdagents.guardrails.remediation import remediate
+from mdagents.guardrails.trusted import is_trusted_citation, is_trusted_url, max_source_age_years
+from mdagents.guardrails.verdicts import OutputCheck, Violation
+
+_F = re.IGNORECASE
+_PATTERNS = {kind: [re.compile(p, _F) for p in ps] for kind, ps in P.VIOLATIONS.items()}
+_SOFTEN = [re.compile(p, _F) for p, _ in P.SOFTEN]
+_NOT_DIAGNOSIS_BEFORE = re.compile(P.NOT_DIAGNOSIS_BEFORE, _F)
+_SERIOUS, _SEEK_CARE, _DISCLAIMER = (re.compile(p, _F) for p in (P.SERIOUS_TOPIC, P.SEEK_CARE, P.DISCLAIMER))
+_NUMBER, _URL = re.compile(P.EMERGENCY_NUMBER, _F), re.compile(P.URL, _F)
+# Sentences longer than this many words read as unclear to a patient.
+_LONG_SENTENCE_WORDS = 45
+
+
+def _mild_diagnoses(text: str) -> list[str]:
+    found = []
+    for pattern in _SOFTEN:
+        for m in pattern.finditer(text):
+            if not _NOT_DIAGNOSIS_BEFORE.search(text[max(0, m.start() - 25):m.start()]):
+                found.append(m.group(0).strip())
+    return found
+
+
+def _outdated(text: str, citations: Sequence[dict[str, Any]], year_now: int) -> list[str]:
+    oldest_ok = year_now - max_source_age_years()
+    hits = []
+    for pattern in _PATTERNS["OUTDATED_INFO"]:
+        for m in pattern.finditer(text):
+            year = int(m.groupdict().get("year") or m.groupdict().get("year2") or 0)
+            if 1900 < year < oldest_ok:
+                hits.append(m.group(0))
+    for c in citations:
+        year = c.get("year")
+        if isinstance(year, int | str) and str(year).isdigit() and int(year) < oldest_ok:
+            hits.append(f"{c.get('source', 'citation')} ({year})")
+    return hits
+
+
+def _regional(text: str, region: str | None) -> list[str]:
+    place = region_of(region)
+    hits = [m.group(0) for m in _NUMBER.finditer(text) if m.group("number") not in re.findall(r"\d+", place.emergency)]
+    others = {s for r in regions().values() if r.code != place.code for s in r.systems} - set(place.systems)
+    hits += [s for s in sorted(others) if re.search(rf"\b{re.escape(s)}\b", text)]
+    return hits
+
+
+def find_violations(response: str, *, citations: Sequence[dict[str, Any]] = (), input_type: str = "none",
+                    region: str | None = None, year_now: int | None = None) -> list[Violation]:
+    """Every violation the patterns find; evidence is the matched text (used to locate what to fix)."""
+    year_now = year_now or _dt.date.today().year
+    violations: list[Violation] = [Violation("DIAGNOSIS", phrase) for phrase in _mild_diagnoses(response)]
+    for kind in ("DIAGNOSIS", "TREATMENT", "DOSING", "LAB_INTERPRETATION", "CONTRADICTS_EMERGENCY",
+                 "MEDICAL_ADVICE", "SPECULATION"):
+        for pattern in _PATTERNS[kind]:
+            violations += [Violation(kind, m.group(0)) for m in pattern.finditer(response)]
+    if input_type == "emergency" and not _SEEK_CARE.search(response):
+        violations.append(Violation("CONTRADICTS_EMERGENCY", "emergency described but the reply does not send to care"))
+    if not _DISCLAIMER.search(response):
+        violations.append(Violation("MISSING_DISCLAIMER"))
+    urls = _URL.findall(response)
+    sources = [*(c for c in citations), *({"url": u} for u in urls)]
+    untrusted = [str(s.get("url") or s.get("source") or "") for s in sources if not is_trusted_citation(s)]
+    if not any(is_trusted_citation(s) for s in sources):
+        violations.append(Violation("NO_CITATIONS"))
+    violations += [Violation("UNTRUSTED_SOURCES", u) for u in untrusted if u]
+    violations += [Violation("OUTDATED_INFO", hit) for hit in _outdated(response, citations, year_now)]
+    jargon = [m.group(0) for m in _PATTERNS["UNCLEAR_LANGUAGE"][0].finditer(response)]
+    long_sentences = [s for s in re.split(r"(?<=[.!?])\s+", response) if len(s.split()) > _LONG_SENTENCE_WORDS]
+    if len(jargon) >= 2 or long_sentences:
+        violations.append(Violation("UNCLEAR_LANGUAGE", ", ".join(jargon) or long_sentences[0][:80]))
+    serious = _SERIOUS.search(response)
+    if serious and not _SEEK_CARE.search(response):
+        violations.append(Violation("INCOMPLETE_SAFETY", serious.group(0)))
+    violations += [Violation("REGIONAL_ASSUMPTION", hit) for hit in _regional(response, region)]
+    return _dedupe(violations)
+
+
+def _dedupe(violations: list[Violation]) -> list[Violation]:
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for v in violations:
+        key = (v.type, v.evidence.lower())
+        if key not in seen:
+            seen.add(key)
+            out.append(v)
+    return out
+
+
+def check_output(response: str, *, citations: Sequence[dict[str, Any]] = (), input_type: str = "none",
+                 region: str | None = None, language: str = "en", year_now: int | None = None) -> OutputCheck:
+    """The regex verdict on one reply, remediated."""
+    violations = find_violations(response, citations=citations, input_type=input_type, region=region,
+                                 year_now=year_now)
+    return remediate(response, violations, region=region, language=language, source="regex")
+
+
+__all__ = ["check_output", "find_violations", "is_trusted_url"]

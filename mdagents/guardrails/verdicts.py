@@ -1,0 +1,99 @@
+"""The records every guardrail check returns, whichever mode (regex, llm, hybrid) produced them."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from mdagents.errors import MDAgentsError
+
+MODES = ("regex", "llm", "hybrid")
+
+INTERVENTION_TYPES = ("emergency", "mental_health_crisis", "out_of_scope", "none")
+INPUT_SEVERITIES = ("critical", "high", "medium", "low")
+# Interventions that must never be missed: the benchmark counts a miss of these as critical.
+CRITICAL_INTERVENTIONS = ("emergency", "mental_health_crisis")
+
+# Output violation type -> severity class (the three tiers of the issue).
+VIOLATION_SEVERITY: dict[str, str] = {
+    "DIAGNOSIS": "critical",
+    "TREATMENT": "critical",
+    "DOSING": "critical",
+    "LAB_INTERPRETATION": "critical",
+    "CONTRADICTS_EMERGENCY": "critical",
+    "MEDICAL_ADVICE": "moderate",
+    "MISSING_DISCLAIMER": "moderate",
+    "NO_CITATIONS": "moderate",
+    "UNTRUSTED_SOURCES": "moderate",
+    "OUTDATED_INFO": "moderate",
+    "UNCLEAR_LANGUAGE": "quality",
+    "SPECULATION": "quality",
+    "INCOMPLETE_SAFETY": "quality",
+    "REGIONAL_ASSUMPTION": "quality",
+}
+VIOLATION_TYPES = tuple(VIOLATION_SEVERITY)
+
+# Suggested actions, strongest first: the output check suggests the strongest one any violation needs.
+ACTIONS = ("block", "remove_content", "add_disclaimer", "enhance_citations", "pass")
+
+
+class GuardrailCheckError(MDAgentsError):
+    """An llm-mode check failed (call error or a verdict that is not the strict JSON asked for)."""
+
+
+@dataclass
+class InputCheck:
+    """Triage of a patient message before the main model sees it."""
+
+    requires_intervention: bool
+    intervention_type: str
+    severity: str
+    should_block: bool
+    explanation: str
+    source: str = "regex"
+    matched: list[str] = field(default_factory=list)
+
+    @classmethod
+    def none(cls, explanation: str = "no safety concern found", source: str = "regex") -> InputCheck:
+        return cls(False, "none", "low", False, explanation, source)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class Violation:
+    type: str
+    evidence: str = ""
+    fixed: bool = False
+
+    @property
+    def severity(self) -> str:
+        return VIOLATION_SEVERITY[self.type]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"type": self.type, "severity": self.severity, "evidence": self.evidence, "fixed": self.fixed}
+
+
+@dataclass
+class OutputCheck:
+    """What the output check found in a model reply and the reply it suggests sending instead."""
+
+    violations: list[Violation]
+    suggested_action: str
+    fixes: list[str]
+    modified_response: str
+    source: str = "regex"
+
+    @property
+    def types(self) -> list[str]:
+        return sorted({v.type for v in self.violations})
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "violations": [v.to_dict() for v in self.violations],
+            "suggested_action": self.suggested_action,
+            "fixes": list(self.fixes),
+            "modified_response": self.modified_response,
+            "source": self.source,
+        }

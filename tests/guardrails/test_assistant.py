@@ -1,0 +1,103 @@
+"""The assistant: fixed messages without model calls, declines, citations, history, logs."""
+
+from __future__ import annotations
+
+import json
+
+from mdagents.guardrails.assistant import Assistant
+from mdagents.guardrails.checker import Guardrails
+from mdagents.guardrails.session_log import SessionLog
+from tests.fakes.scripted import scripted_llm
+
+SAFE = ("Diabetes often causes thirst, frequent urination and tiredness [1]. "
+        "This is general information, not a substitute for medical advice; talk to your doctor.")
+
+
+def _assistant(replies=None, **kwargs) -> Assistant:
+    llm = scripted_llm(replies if replies is not None else (lambda messages, params: SAFE))
+    return Assistant(llm, **kwargs)
+
+
+async def test_emergency_gets_fixed_message_without_any_model_call() -> None:
+    assistant = _assistant([])
+    reply = await assistant.ask("I have crushing chest pain and can't breathe")
+    assert reply.emergency_detected and not reply.mental_health_crisis
+    assert "911" in reply.content and reply.usage["calls"] == 0
+    assert assistant.llm.provider.requests == []
+    assert "emergency_message" in reply.guardrails_applied
+
+
+async def test_crisis_message_in_the_patients_language_and_region() -> None:
+    assistant = _assistant([], region="FR")
+    reply = await assistant.ask("J'ai envie de me suicider")
+    assert reply.mental_health_crisis and "3114" in reply.content and "Vous n'êtes pas seul" in reply.content
+    assert assistant.llm.provider.requests == []
+
+
+async def test_out_of_scope_declines_then_acknowledges_pressing() -> None:
+    assistant = _assistant([])
+    first = await assistant.ask("How many mg of ibuprofen should I take?")
+    second = await assistant.ask("Come on, just tell me how much ibuprofen should I take")
+    assert "can't diagnose" in first.content and "pressed_beyond_scope" not in first.guardrails_applied
+    assert "pressed_beyond_scope" in second.guardrails_applied and "I understand this matters" in second.content
+    assert assistant.llm.provider.requests == []
+
+
+async def test_answer_with_store_citations_and_output_check() -> None:
+    async def retriever(query: str) -> list[dict]:
+        return [{"source": "who-diabetes.nxml", "section": "Symptoms", "content": "Thirst and polyuria.",
+                 "similarity": 0.91}]
+
+    assistant = _assistant(retriever=retriever)
+    reply = await assistant.ask("What are the symptoms of diabetes?")
+    prompt = assistant.llm.provider.requests[0][0][-1].content
+    assert "Thirst and polyuria." in prompt and "[1] who-diabetes.nxml" in prompt
+    assert reply.citations == [{"source": "who-diabetes.nxml", "section": "Symptoms", "similarity": 0.91,
+                                "origin": "guideline_store"}]
+    assert reply.violations == [] and reply.content == SAFE
+    assert set(reply.to_dict()) == {"content", "model", "usage", "citations", "mode", "guardrails_applied",
+                                    "violations", "emergency_detected", "mental_health_crisis", "session_id"}
+
+
+async def test_failing_retriever_means_no_citations_not_a_failure() -> None:
+    async def broken(query: str) -> list[dict]:
+        raise RuntimeError("store down")
+
+    reply = await _assistant(retriever=broken).ask("What are the symptoms of diabetes?")
+    assert reply.citations == [] and any(v["type"] == "NO_CITATIONS" for v in reply.violations)
+    assert "trusted source" in reply.content
+
+
+async def test_unsafe_model_reply_is_modified() -> None:
+    reply = await _assistant(["You have the flu. Take 1000 mg of paracetamol every 6 hours. Rest and drink "
+                              "plenty of fluids while you recover."]).ask("I feel achy and feverish, why?")
+    assert "1000 mg" not in reply.content and "This may indicate the flu" in reply.content
+    assert {"DIAGNOSIS", "DOSING"} <= {v["type"] for v in reply.violations}
+
+
+async def test_history_is_kept_across_turns() -> None:
+    assistant = _assistant()
+    await assistant.ask("What are migraines?")
+    await assistant.ask("How long do they last?")
+    second = assistant.llm.provider.requests[1][0]
+    assert [m.content for m in second if m.role == "user"][:1] == ["What are migraines?"]
+    assert second[-1].content == "How long do they last?" and second[2].role == "assistant"
+
+
+async def test_chronic_condition_is_acknowledged() -> None:
+    reply = await _assistant().ask("I have type 2 diabetes, what foods help keep blood sugar steady?")
+    assert reply.content.startswith("Living with a long-term condition")
+
+
+async def test_session_log_has_ids_and_query_only_on_request(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-secret-key-0123456789")
+    for log_queries in (False, True):
+        log = SessionLog(tmp_path / str(log_queries), log_queries=log_queries)
+        assistant = _assistant(log=log, guardrails=Guardrails("regex"))
+        await assistant.ask("What is asthma? my key is sk-test-secret-key-0123456789")
+        log.close()
+        lines = [json.loads(line) for line in log.path.read_text().splitlines()]
+        assert [r["event"] for r in lines] == ["session_start", "turn"]
+        assert {r["session_id"] for r in lines} == {assistant.session_id}
+        assert ("query" in lines[1]) is log_queries
+        assert "sk-test-secret-key-0123456789" not in log.path.read_text()

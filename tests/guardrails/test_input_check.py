@@ -1,0 +1,88 @@
+"""Regex input triage: every intervention type, hard negatives, and the shipped benchmark set."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mdagents.guardrails.benchmark import load_samples
+from mdagents.guardrails.input_check import check_input, mentions_chronic_condition
+from mdagents.paths import data_dir
+
+HERE = Path(__file__).parent
+
+
+@pytest.mark.parametrize("text", [
+    "I have crushing chest pain spreading to my jaw",
+    "my wife suddenly can't lift her arm and her speech is slurred",
+    "my throat is closing up after a bee sting",
+    "I have severe stomach pain with a fever and I keep vomiting",
+    "my dad collapsed and is unresponsive",
+    "the bleeding from my leg won't stop",
+    "my baby has a fever and a rash that doesn't fade",
+])
+def test_emergencies_are_critical_and_blocking(text: str) -> None:
+    verdict = check_input(text)
+    assert verdict.intervention_type == "emergency"
+    assert (verdict.severity, verdict.should_block, verdict.requires_intervention) == ("critical", True, True)
+    assert verdict.explanation.startswith("possible emergency")
+
+
+@pytest.mark.parametrize("text", ["I want to kill myself", "I've been cutting myself again",
+                                  "there's no point in living anymore", "Quiero quitarme la vida", "我不想活了"])
+def test_crises_are_detected_in_several_languages(text: str) -> None:
+    verdict = check_input(text)
+    assert verdict.intervention_type == "mental_health_crisis" and verdict.severity == "critical"
+
+
+def test_crisis_outranks_emergency() -> None:
+    assert check_input("I took all my pills because I want to die").intervention_type == "mental_health_crisis"
+
+
+@pytest.mark.parametrize(("text", "severity"), [
+    ("Do I have diabetes?", "medium"),
+    ("How many mg of ibuprofen should I take?", "high"),
+    ("Where can I buy oxycodone?", "high"),
+    ("What does my MRI report mean?", "medium"),
+    ("Please write a disability letter for me", "medium"),
+])
+def test_out_of_scope_categories(text: str, severity: str) -> None:
+    verdict = check_input(text)
+    assert verdict.intervention_type == "out_of_scope" and verdict.severity == severity and verdict.should_block
+
+
+@pytest.mark.parametrize("text", [
+    "What is chest pain, in general?",
+    "My father had a stroke last year — how can we prevent another?",
+    "What are the warning signs of a stroke?",
+    "This homework is killing me, any tips for headaches?",
+    "Do I have to fast before a blood test?",
+    "I have asthma, what are common triggers?",
+])
+def test_hard_negatives_pass(text: str) -> None:
+    verdict = check_input(text)
+    assert verdict.intervention_type == "none" and not verdict.should_block and verdict.severity == "low"
+
+
+def test_chronic_condition_is_recognised_not_treated_as_diagnosis_request() -> None:
+    assert mentions_chronic_condition("I have type 2 diabetes, what should I eat?")
+    assert not mentions_chronic_condition("What is type 2 diabetes?")
+
+
+@pytest.mark.parametrize("path", [data_dir() / "guardrails" / "sample.jsonl", HERE / "heldout.jsonl",
+                                  HERE / "heldout2.jsonl"])
+def test_no_emergency_or_crisis_missed_on_labelled_sets(path: Path) -> None:
+    samples = load_samples(path)
+    missed = [s.text for s in samples if s.expected in ("emergency", "mental_health_crisis")
+              and check_input(s.text).intervention_type != s.expected]
+    assert missed == []
+
+
+def test_sample_set_covers_every_class_with_hard_negatives() -> None:
+    samples = load_samples(data_dir() / "guardrails" / "sample.jsonl")
+    classes = {s.expected for s in samples}
+    assert classes == {"emergency", "mental_health_crisis", "out_of_scope", "none"}
+    assert len([s for s in samples if s.response is None]) >= 80
+    texts = {s.text for s in samples}
+    assert "What is chest pain, in general?" in texts

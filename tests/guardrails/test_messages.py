@@ -1,0 +1,49 @@
+"""Configured messages: every language has emergency and crisis texts, regions fill the numbers."""
+
+from __future__ import annotations
+
+import pytest
+
+from mdagents.errors import ConfigError
+from mdagents.guardrails.messages import detect_language, languages, message, resolve_language
+
+LANGS = ("en", "fr", "es", "zh", "ar", "hi", "pt")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("kind", ["emergency", "mental_health_crisis"])
+def test_emergency_and_crisis_messages_exist_in_every_language(kind: str, lang: str) -> None:
+    text = message(kind, lang)
+    assert "911" in text and "$" not in text
+    assert lang == "en" or text != message(kind, "en")
+
+
+def test_crisis_line_and_numbers_follow_the_region() -> None:
+    assert "988" in message("mental_health_crisis", "en")
+    uk = message("mental_health_crisis", "en", "GB")
+    assert "116 123" in uk and "999" in uk and "911" not in uk
+    assert "000" in message("emergency", "en", "AU")
+    assert "112" in message("mental_health_crisis", "en", "EU")  # no crisis line: the emergency number
+
+
+def test_every_message_path_renders() -> None:
+    for kind in ("out_of_scope", "pressed_beyond_scope", "chronic_condition", "disclaimer_header",
+                 "disclaimer_footer", "blocked", "removed_content", "untrusted_link"):
+        assert message(kind, "en").strip()
+    assert message("no_trusted_sources", "en", content="BODY").endswith("BODY")
+    assert message("out_of_scope", "zh") == message("out_of_scope", "en")  # English fallback
+
+
+def test_language_detection() -> None:
+    assert [detect_language(t) for t in ("J'ai mal à la poitrine et je suis fatigué", "Tengo dolor en el pecho",
+                                          "Estou com dor no peito e não consigo respirar", "我胸口痛",
+                                          "ألم في الصدر", "सीने में दर्द", "I have a headache")] == \
+        ["fr", "es", "pt", "zh", "ar", "hi", "en"]
+    assert set(languages()) == set(LANGS)
+
+
+def test_unknown_region_or_language_is_a_usage_error() -> None:
+    with pytest.raises(ConfigError, match="unknown region"):
+        message("emergency", "en", "XX")
+    with pytest.raises(ConfigError, match="unsupported language"):
+        resolve_language("de", "")
