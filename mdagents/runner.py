@@ -138,7 +138,7 @@ class Runner:
     def spent_usd(self) -> float:
         return sum(llm.ledger.spent_usd for llm in (self.llm, *self.extra_llms))
 
-    def _cost(self, transcript: Transcript) -> float | None:
+    def transcript_cost(self, transcript: Transcript) -> float | None:
         total = 0.0
         for call in transcript.calls:
             llm = next((m for m in (self.llm, *self.extra_llms) if m.name == call.model), self.llm)
@@ -173,7 +173,7 @@ class Runner:
         return build_record(
             question, dataset=self.dataset, split=self.config.split, model=self.llm.name, seed=self.config.seed,
             level=level, level_source=source, decision=decision, transcript=ctx.transcript, notes=ctx.notes,
-            cost=self._cost(ctx.transcript), latency_s=time.perf_counter() - started, error=error,
+            cost=self.transcript_cost(ctx.transcript), latency_s=time.perf_counter() - started, error=error,
         ) | {"_transcript": ctx.transcript.to_list()}
 
     async def _run_and_store(self, question: Question, outcome: RunOutcome) -> None:

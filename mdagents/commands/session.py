@@ -19,6 +19,7 @@ from mdagents.llm.client import LLM, RetryPolicy
 from mdagents.llm.factory import build_llm
 from mdagents.llm.models import load_prices, parse_model
 from mdagents.pipelines.base import Finalizer, finalize_once
+from mdagents.pipelines.exemplars import RUN_TRANSCRIPT
 from mdagents.results import RunDirectory, atomic_write_json, git_commit, now_iso, run_name, versions
 from mdagents.runner import Runner, RunOutcome
 from mdagents.summary import summarize
@@ -89,7 +90,22 @@ def _summary_table(summary: dict[str, Any], model: str) -> str:
         f"tokens in {summary['input_tokens']:,} · out {summary['output_tokens']:,} · calls {summary['calls']:,}"
         f" ({(summary['calls_per_question'] or 0):.1f}/question) · cost {cost}",
     ]
+    overhead = summary.get("overhead") or {}
+    if overhead.get("calls"):
+        lines.append(f"run overhead (exemplar rationales, once per run): {overhead['calls']} calls · "
+                     f"tokens in {overhead['input_tokens']:,} · out {overhead['output_tokens']:,}")
     return "\n".join(lines)
+
+
+def _run_overhead(runner: Runner, run_dir: RunDirectory) -> dict[str, Any]:
+    """Calls made for the run as a whole (per-run exemplar rationales), kept apart from per-question usage."""
+    transcript = runner.shared.get(RUN_TRANSCRIPT)
+    if transcript is None or not transcript.calls:
+        return {"calls": 0, "input_tokens": 0, "output_tokens": 0, "cost_usd": 0.0}
+    run_dir.write_transcript("_run", transcript.to_list())
+    total = transcript.total()
+    return {"calls": total.calls, "input_tokens": total.input_tokens, "output_tokens": total.output_tokens,
+            "cost_usd": runner.transcript_cost(transcript)}
 
 
 def _seed_compatible(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -152,6 +168,7 @@ def run_session(config: RunConfig) -> int:
 
     records = list(run_dir.records())
     summary = summarize(records, wall_s=outcome.wall_s)
+    summary["overhead"] = _run_overhead(runner, run_dir)
     summary |= {"status": outcome.status, "model": llm.name, "cache_hits": llm.ledger.cache_hits,
                 "retries": llm.ledger.retries, "spent_usd": round(runner.spent_usd(), 6)}
     summary_path = run_dir.path / (f"summary.shard-{config.shard}.json" if config.shard else "summary.json")

@@ -32,12 +32,17 @@ class RetryPolicy:
     timeout: float = 120.0
 
     def backoff(self, attempt: int, retry_after: float | None, rng: random.Random) -> float:
-        """Delay before attempt `attempt + 1`: jittered exponential, never shorter than Retry-After."""
-        ceiling = min(self.max_delay, self.base_delay * (2**attempt))
-        delay = ceiling / 2 + rng.uniform(0, ceiling / 2)
+        """Delay before attempt `attempt + 1`.
+
+        The server's Retry-After when it sent one (capped at max_retry_after), plus a little
+        jitter so that many waiting requests do not return in lockstep; otherwise jittered
+        exponential backoff.
+        """
         if retry_after is not None:
-            delay = max(delay, min(retry_after, self.max_retry_after))
-        return delay
+            wait = min(retry_after, self.max_retry_after)
+            return wait + rng.uniform(0, min(1.0, 0.1 + wait * 0.1))
+        ceiling = min(self.max_delay, self.base_delay * (2**attempt))
+        return ceiling / 2 + rng.uniform(0, ceiling / 2)
 
 
 @dataclass

@@ -3,7 +3,10 @@
 The original asks the model, for every question, to justify each exemplar's known answer
 in 1-2 sentences. `rationales="per-question"` keeps that cost; `"per-run"` (default) writes
 each exemplar's rationale once and keeps it in `ctx.shared`, behind a lock so concurrent
-questions never write the same rationale twice.
+questions never write the same rationale twice. Per-run rationales are run overhead: their
+calls go to the run's own transcript (`ctx.shared["run_transcript"]`), not to whichever
+question happened to need them first, so every question's record is the same however the
+run was scheduled or resumed.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from mdagents.llm.types import Message
 from mdagents.pipelines.base import PipelineContext
 from mdagents.pipelines.question_text import answer_line, question_text
 from mdagents.prompts import load, render
+from mdagents.transcript import Transcript
 
 _CACHE = "exemplar_rationales"
 _LOCK = "exemplar_rationales_lock"
@@ -26,9 +30,12 @@ def chosen(ctx: PipelineContext) -> list[Question]:
     return ctx.exemplars[: ctx.settings.num_exemplars]
 
 
-async def _write(exemplars: list[Question], ctx: PipelineContext) -> list[str]:
+RUN_TRANSCRIPT = "run_transcript"
+
+
+async def _write(exemplars: list[Question], ctx: PipelineContext, transcript: Transcript) -> list[str]:
     writer = Agent(ctx.llm, role="medical agent", instruction=load("basic_rationale_system"),
-                   kind="exemplar_rationale", transcript=ctx.transcript)
+                   kind="exemplar_rationale", transcript=transcript)
     prompts = [render("basic_rationale", question=question_text(ex), answer=answer_line(ex)) for ex in exemplars]
     replies = await asyncio.gather(*(writer.ask(prompt) for prompt in prompts))
     return [reply.strip() for reply in replies]
@@ -40,13 +47,14 @@ async def rationales(ctx: PipelineContext) -> list[tuple[Question, str]]:
     if not exemplars:
         return []
     if ctx.settings.rationales == "per-question":
-        return list(zip(exemplars, await _write(exemplars, ctx), strict=True))
+        return list(zip(exemplars, await _write(exemplars, ctx, ctx.transcript), strict=True))
     cache: dict[str, str] = ctx.shared.setdefault(_CACHE, {})
     lock: asyncio.Lock = ctx.shared.setdefault(_LOCK, asyncio.Lock())
     async with lock:
         missing = [ex for ex in exemplars if ex.id not in cache]
         if missing:
-            cache.update(zip([ex.id for ex in missing], await _write(missing, ctx), strict=True))
+            run_transcript: Transcript = ctx.shared.setdefault(RUN_TRANSCRIPT, Transcript())
+            cache.update(zip([ex.id for ex in missing], await _write(missing, ctx, run_transcript), strict=True))
     return [(ex, cache[ex.id]) for ex in exemplars]
 
 

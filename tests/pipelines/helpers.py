@@ -48,5 +48,6 @@ def provider(llm: LLM) -> ScriptedProvider:
 
 
 def roles(ctx: PipelineContext) -> Counter[str]:
-    """Calls per accounting role, from the transcript."""
-    return Counter(call.role for call in ctx.transcript.calls)
+    """Calls per accounting role: the question's transcript plus the run's own (per-run rationales)."""
+    run = ctx.shared.get("run_transcript")
+    return Counter(call.role for call in [*ctx.transcript.calls, *(run.calls if run else [])])

@@ -32,6 +32,8 @@ async def test_per_run_rationales_are_written_once_across_concurrent_questions()
     assert [answer_letter(d.text, q.options) for d, q in zip(decisions, QUESTIONS, strict=True)] == \
         [q.answer_idx for q in QUESTIONS]
     assert roles(ctx) == {"exemplar_rationale": 5, "basic_agent": 4}
+    # run overhead, not booked to whichever question came first
+    assert {call.role for call in ctx.transcript.calls} == {"basic_agent"}
 
 
 async def test_per_question_rationales_are_rewritten_for_every_question() -> None:

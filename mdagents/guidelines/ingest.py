@@ -1,0 +1,68 @@
+"""Embed chunks in batches and write them to the store, replacing what their sources had before."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from mdagents.guidelines.embedders import Embedder
+from mdagents.guidelines.errors import EmbeddingError
+from mdagents.guidelines.records import Chunk
+from mdagents.guidelines.store import GuidelineStore
+
+DEFAULT_BATCH_SIZE = 32
+
+
+@dataclass(frozen=True)
+class IngestReport:
+    chunks: int
+    sources: int
+    model: str
+    embed_seconds: float
+    store_seconds: float
+
+    @property
+    def chunks_per_second(self) -> float:
+        total = self.embed_seconds + self.store_seconds
+        return self.chunks / total if total > 0 else 0.0
+
+
+async def ingest(
+    chunks: Sequence[Chunk],
+    embedder: Embedder,
+    store: GuidelineStore,
+    *,
+    batch_size: int = DEFAULT_BATCH_SIZE,
+    reset: bool = False,
+    on_progress: Callable[[int], None] | None = None,
+) -> IngestReport:
+    """Store `chunks` with their embeddings. Idempotent: the chunks' sources are replaced, not appended.
+
+    Refuses (StoreError) before embedding anything when the store holds another model's vectors,
+    unless `reset` drops the table first. `on_progress(n)` is called after each batch of n chunks.
+    """
+    if reset:
+        store.drop()
+    else:
+        store.check_model(embedder.name)
+    sources = sorted({c.source for c in chunks})
+    embed_seconds = store_seconds = 0.0
+    prepared = False
+    for start in range(0, len(chunks), max(1, batch_size)):
+        batch = chunks[start:start + batch_size]
+        began = time.perf_counter()
+        vectors = await embedder.embed_documents([c.content for c in batch])
+        embed_seconds += time.perf_counter() - began
+        if len(vectors) != len(batch) or not vectors[0]:
+            raise EmbeddingError(f"{embedder.name} returned {len(vectors)} vectors for {len(batch)} chunks")
+        began = time.perf_counter()
+        if not prepared:
+            store.create_schema(len(vectors[0]))
+            store.delete_sources(sources)
+            prepared = True
+        store.add_chunks(batch, vectors, embedder.name)
+        store_seconds += time.perf_counter() - began
+        if on_progress is not None:
+            on_progress(len(batch))
+    return IngestReport(len(chunks), len(sources), embedder.name, embed_seconds, store_seconds)
