@@ -101,9 +101,12 @@ def build_record(
     }
     if question.context:
         record["context"] = question.context
-    for key in ("rag", "critic"):
-        if key in notes:
-            record[key] = notes[key]
+    if "rag" in notes:
+        rag = dict(notes["rag"])
+        rag["chunks"] = [{k: v for k, v in c.items() if k != "content"} for c in rag.get("chunks", [])]
+        record["rag"] = rag
+    if "critic" in notes:
+        record["critic"] = notes["critic"]
     if abstained:
         record["abstained"] = True
     return record

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import signal
 import sys
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -48,15 +48,21 @@ def planned_questions(config: RunConfig, source: Any, done: set[str]) -> Iterato
         yield shuffle_options(question, config.seed) if config.shuffle else question
 
 
-def build_finalizer(config: RunConfig, llm: LLM) -> tuple[Finalizer, list[LLM]]:
-    """The final-decision wrapper chain: plain, or guideline retrieval, or critic (around retrieval)."""
+def build_finalizer(config: RunConfig, llm: LLM, closers: list[Callable[[], Awaitable[None]]]
+                    ) -> tuple[Finalizer, list[LLM]]:
+    """The final-decision wrapper chain: plain, or guideline retrieval, or critic (around retrieval).
+
+    Resources to release after the run (the guideline store) are appended to `closers`."""
     finalize: Finalizer = finalize_once
     extra: list[LLM] = []
     inner: Finalizer | None = None
     if config.rag:
-        from mdagents.guidelines.rag import make_rag_finalizer, open_retriever
+        from mdagents.guidelines.rag import make_rag_finalizer
+        from mdagents.guidelines.retriever import open_store_retriever
 
-        inner = finalize = make_rag_finalizer(open_retriever(db_url=config.db_url), k=config.rag_k)
+        retriever = open_store_retriever(db_url=config.db_url)
+        closers.append(retriever.aclose)
+        inner = finalize = make_rag_finalizer(retriever, k=config.rag_k)
     if config.critic:
         from mdagents.critic import make_critic_finalizer
 
@@ -138,7 +144,8 @@ def run_session(config: RunConfig) -> int:
     assert llm is not None
     run_dir.prepare(fresh=config.fresh, retry_failed=config.retry_failed)
     exemplars = load_exemplars(source, config.settings.num_exemplars)
-    finalize, extra = build_finalizer(config, llm)
+    closers: list[Callable[[], Awaitable[None]]] = []
+    finalize, extra = build_finalizer(config, llm, closers)
     todo = list(planned_questions(config, source, done)) if config.num_samples is not None else None
     manifest = {
         "run": name, "status": "running", "started_at": now_iso(), "config": config.to_dict(),
@@ -162,7 +169,7 @@ def run_session(config: RunConfig) -> int:
     runner = Runner(config, llm, run_dir, dataset=source.name, exemplars=exemplars, finalize=finalize,
                     extra_llms=extra, on_record=on_record, log=tqdm.write)
     questions = todo if todo is not None else planned_questions(config, source, done)
-    outcome = asyncio.run(_run_with_signals(runner, questions, [llm, *extra]))
+    outcome = asyncio.run(_run_with_signals(runner, questions, [llm.aclose, *(m.aclose for m in extra), *closers]))
     bar.close()
     run_dir.close()
 
@@ -192,7 +199,8 @@ def run_session(config: RunConfig) -> int:
     return 1 if summary["errors"] else 0
 
 
-async def _run_with_signals(runner: Runner, questions: Any, llms: list[LLM]) -> RunOutcome:
+async def _run_with_signals(runner: Runner, questions: Any,
+                            closers: list[Callable[[], Awaitable[None]]]) -> RunOutcome:
     """Run with Ctrl-C/SIGTERM turned into a clean stop (in-flight samples cancelled, redone on resume)."""
     loop = asyncio.get_running_loop()
     run_task = asyncio.create_task(runner.run(questions))
@@ -214,5 +222,5 @@ async def _run_with_signals(runner: Runner, questions: Any, llms: list[LLM]) -> 
                 loop.remove_signal_handler(sig)
             except (NotImplementedError, RuntimeError):
                 pass
-        for llm in llms:
-            await llm.aclose()
+        for close in closers:
+            await close()

@@ -74,8 +74,9 @@ def make_rag_finalizer(retriever: Retriever, *, k: int = DEFAULT_K,
             note["error"] = str(exc)
             ctx.say(f"[rag] retrieval failed: {exc}")
             return first
+        # "content" is for the critic's entailment check; the runner leaves it out of the record.
         note["chunks"] = [{"id": c.id, "source": c.source, "section": c.section,
-                           "similarity": round(c.similarity or 0.0, 4)} for c in chunks]
+                           "similarity": round(c.similarity or 0.0, 4), "content": c.content} for c in chunks]
         if not chunks:
             return first
         ctx.say(f"[rag] {query!r} -> " + "; ".join(c.section for c in chunks))
