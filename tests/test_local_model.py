@@ -1,0 +1,51 @@
+"""The embedded default model really runs: SmolLM2-135M-Instruct via llama.cpp (slow: loads the GGUF)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from mdagents.cli import main
+from mdagents.llm.local import LocalProvider, embedded_model_path, grammar_for
+from mdagents.llm.types import GenerationParams, Message
+
+
+def test_embedded_model_is_found_without_importing_its_package() -> None:
+    path = embedded_model_path("smollm2-135m")
+    assert path.name.endswith(".gguf") and path.stat().st_size > 50_000_000
+
+
+def test_grammars_for_answer_formats() -> None:
+    letter = grammar_for(GenerationParams(answer_format="letter", answer_letters=("A", "B")))
+    assert letter == 'root ::= "Answer: (" ("A" | "B") ")"\n'
+    assert grammar_for(GenerationParams(answer_format="choice", answer_letters=("yes", "no"))) == 'root ::= ("yes" | "no")\n'
+    assert grammar_for(GenerationParams()) is None
+
+
+@pytest.mark.slow
+async def test_constrained_answers_from_the_real_model() -> None:
+    provider = LocalProvider("smollm2-135m")
+    question = [Message("user", "Which vitamin deficiency causes scurvy? (A) Vitamin A (B) Vitamin C (C) Vitamin D")]
+    letter = await provider.complete(question, GenerationParams(answer_format="letter", answer_letters=("A", "B", "C"),
+                                                                max_tokens=12), timeout=300)
+    assert letter.text in {"Answer: (A)", "Answer: (B)", "Answer: (C)"}
+    assert letter.usage.input_tokens > 10 and letter.usage.output_tokens > 0
+    choice = await provider.complete([Message("user", "Is this question basic, intermediate or advanced?")],
+                                     GenerationParams(answer_format="choice",
+                                                      answer_letters=("basic", "intermediate", "advanced")),
+                                     timeout=300)
+    assert choice.text in {"basic", "intermediate", "advanced"}
+
+
+@pytest.mark.slow
+def test_one_real_question_end_to_end(tmp_path: Path) -> None:
+    args = ["--dataset", "medqa", "--num_samples", "1", "--difficulty", "basic", "--num-exemplars", "1",
+            "--output-dir", str(tmp_path / "out"), "--cache-path", str(tmp_path / "cache.sqlite")]
+    assert main(args) == 0
+    run_dir = tmp_path / "out" / "local_smollm2-135m_medqa_basic_1samples"
+    record = json.loads((run_dir / "results.jsonl").read_text())
+    assert record["model"] == "local/smollm2-135m" and record["error"] is None
+    assert record["parse_status"] == "ok" and record["prediction"] in record["options"]
+    assert record["usage"]["total"]["input_tokens"] > 100 and record["cost_usd"] == 0.0
