@@ -22,18 +22,25 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from mdagents.datasets import load_questions, resolve_dataset  # noqa: E402
-from tests.fakes.servers import FakeServer  # noqa: E402
+from tests.fakes.servers import FakeServer, _Handler  # noqa: E402
 from tests.pipelines.responders import good_responder  # noqa: E402
 
+# FakeServer writes the headers and the body of a reply in two sends; with Nagle's algorithm on,
+# the body waits for the client's delayed ACK (~40 ms on Linux), which would add ~40 ms to every
+# call that no real provider adds. TCP_NODELAY, as real HTTP servers set it, removes that.
+_Handler.disable_nagle_algorithm = True
 
-def answer_lookup(datasets: list[str]) -> dict[str, str]:
-    """question text -> true answer text, over the dataset files and their train splits."""
+
+def answer_lookup(datasets: list[str], limit: int | None = None) -> dict[str, str]:
+    """question text -> true answer text, over the first `limit` questions of each file and its train split.
+
+    Only the questions a run uses: the responder scans the whole lookup on every request."""
     lookup: dict[str, str] = {}
     for dataset in datasets:
         source = resolve_dataset(dataset)
         paths = [source.path] + ([source.train_path] if source.train_path else [])
         for path in paths:
-            for q in load_questions(resolve_dataset(str(path))):
+            for q in load_questions(resolve_dataset(str(path)), limit=limit):
                 lookup[q.question] = q.answer
     return lookup
 
@@ -42,9 +49,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--latency", type=float, default=0.1, help="seconds the server waits per request")
     parser.add_argument("--dataset", action="append", required=True, help="JSONL file(s) whose questions it answers")
+    parser.add_argument("--limit", type=int, default=None, help="only the first N questions of each file")
     parser.add_argument("--difficulty", default="intermediate", help="what it answers the difficulty classifier")
     args = parser.parse_args()
-    responder = good_responder(answer_lookup(args.dataset), args.difficulty)
+    responder = good_responder(answer_lookup(args.dataset, args.limit), args.difficulty)
     with FakeServer("openai", responder, latency=args.latency) as server:
         print(json.dumps({"base_url": server.base_url}), flush=True)
         for line in sys.stdin:  # bounded by the parent: it sends quit or closes the pipe

@@ -66,8 +66,9 @@ COMMAND_TIMEOUT = 30.0
 class ServerProcess:
     """The loopback server in a child process; `count()` asks it how many requests it has served."""
 
-    def __init__(self, latency: float, datasets: list[Path], difficulty: str) -> None:
-        cmd = [sys.executable, str(SERVER_SCRIPT), "--latency", str(latency), "--difficulty", difficulty]
+    def __init__(self, latency: float, datasets: list[Path], difficulty: str, limit: int) -> None:
+        cmd = [sys.executable, str(SERVER_SCRIPT), "--latency", str(latency), "--difficulty", difficulty,
+               "--limit", str(limit)]
         for dataset in datasets:
             cmd += ["--dataset", str(dataset)]
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=ROOT)
@@ -195,10 +196,10 @@ def bench_throughput(args: argparse.Namespace, tmp: Path) -> bool:
     print(f"questions: {note}")
     seq_n = min(args.n, args.sequential_n) if args.sequential_n else args.n
     # Each run gets its own server (and so its own base_url, limiter and request count).
-    with ServerProcess(lat, [dataset], args.level) as server:
+    with ServerProcess(lat, [dataset], args.level, args.n) as server:
         seq = run_cli(server, dataset, tmp / "seq", n=seq_n, level=args.level, concurrency=1,
                       max_connections=args.max_connections, cache=None)
-    with ServerProcess(lat, [dataset], args.level) as server:
+    with ServerProcess(lat, [dataset], args.level, args.n) as server:
         par = run_cli(server, dataset, tmp / "par", n=args.n, level=args.level, concurrency=args.concurrency,
                       max_connections=args.max_connections, cache=None)
 
@@ -227,8 +228,8 @@ def bench_throughput(args: argparse.Namespace, tmp: Path) -> bool:
     print(f"wall / ideal = {par.wall_s / ideal:.2f}  (target ≤ 1.25: {verdict(par.wall_s <= 1.25 * ideal)})")
     print(f"sequential (--concurrency 1, {seq_how}): {seq_time:.2f} s · speed-up {seq_time / par.wall_s:.1f}×"
           f"  (target ≥ 10×: {verdict(seq_time >= 10 * par.wall_s)})")
-    per_call_seq = seq.wall_s / max(1, seq.requests) - lat
-    print(f"sequential overhead beyond the server's latency: {per_call_seq * 1000:.1f} ms per call")
+    beyond = statistics.mean(r["latency_s"] / c - lat for r, c in zip(seq.records(), measured, strict=True))
+    print(f"sequential: {beyond * 1000:.1f} ms per dependent call beyond the server's latency")
     return par.wall_s <= 1.25 * ideal and seq_time >= 10 * par.wall_s
 
 
@@ -275,7 +276,7 @@ def bench_cpu(args: argparse.Namespace, tmp: Path) -> bool:
     print(f"== harness CPU per call: {args.cpu_n} {args.level} questions, --concurrency {args.concurrency}, "
           "server latency 0, --no-cache")
     print(f"questions: {note}")
-    with ServerProcess(0.0, [dataset], args.level) as server:
+    with ServerProcess(0.0, [dataset], args.level, args.cpu_n) as server:
         run_cli(server, dataset, tmp / "cpu-warm", n=min(3, args.cpu_n), level=args.level,
                 concurrency=args.concurrency, max_connections=args.max_connections, cache=None)
         run = run_cli(server, dataset, tmp / "cpu", n=args.cpu_n, level=args.level, concurrency=args.concurrency,
@@ -329,7 +330,7 @@ def bench_replay(args: argparse.Namespace, tmp: Path) -> bool:
           f"server latency 0, --cache-path {cache}")
     print(f"questions: {note}")
     # One server for both runs: the base_url is part of the cache key.
-    with ServerProcess(0.0, [dataset], "basic") as server:
+    with ServerProcess(0.0, [dataset], "basic", args.replay_n) as server:
         fill = run_cli(server, dataset, tmp / "fill", n=args.replay_n, level="basic", concurrency=args.concurrency,
                        max_connections=args.max_connections, cache=cache)
         replay = run_cli(server, dataset, tmp / "replay", n=args.replay_n, level="basic",

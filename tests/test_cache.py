@@ -2,25 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
-
-import pytest
 
 from mdagents.llm.cache import ResponseCache, cache_key
 from mdagents.llm.client import LLM, RetryPolicy
 from mdagents.llm.openai import OpenAIProvider
 from mdagents.llm.types import GenerationParams, Message
-from tests.fakes.servers import FakeServer, server_factory
+from tests.fakes.servers import FakeServer, Start
 
 QUESTION = [Message("system", "You are a clinician."), Message("user", "First-line drug for anaphylaxis?")]
-Start = Callable[..., FakeServer]
 
-
-@pytest.fixture
-def fake_server() -> Iterator[Start]:
-    with server_factory() as start:
-        yield start
 
 
 def counting_responder() -> Callable[[list[Message], dict], str]:

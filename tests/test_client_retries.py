@@ -2,36 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 
 from mdagents.errors import LLMCallError
-from mdagents.llm.anthropic import AnthropicProvider
 from mdagents.llm.client import LLM, RetryPolicy
-from mdagents.llm.gemini import GeminiProvider
-from mdagents.llm.openai import OpenAIProvider
 from mdagents.llm.types import Message
 from mdagents.transcript import Transcript
-from tests.fakes.servers import FakeServer, server_factory
+from tests.fakes.servers import FakeServer, Start, provider_classes
 
 KEY = "sk-test-Zq8v3LmN0pR7sT2uW5xY9aB4"
 QUESTION = [Message("system", "You are a clinician."), Message("user", "First-line drug for anaphylaxis?")]
-Start = Callable[..., FakeServer]
 
 
-@pytest.fixture
-def fake_server() -> Iterator[Start]:
-    with server_factory() as start:
-        yield start
 
-
-PROVIDERS: dict[str, tuple[type, str]] = {
-    "openai": (OpenAIProvider, "gpt-4o-mini"),
-    "anthropic": (AnthropicProvider, "claude-haiku-4-5"),
-    "gemini": (GeminiProvider, "gemini-2.0-flash"),
-}
+PROVIDERS = provider_classes()
 
 
 class SleepRecorder:

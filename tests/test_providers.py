@@ -4,18 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import socket
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from mdagents.errors import ProviderError
 from mdagents.llm import openai as openai_module
-from mdagents.llm.anthropic import AnthropicProvider
-from mdagents.llm.gemini import GeminiProvider
-from mdagents.llm.openai import OpenAIProvider
 from mdagents.llm.types import GenerationParams, Message
-from tests.fakes.servers import FakeServer, fake_embedding, server_factory
+from tests.fakes.servers import FakeServer, Start, fake_embedding, provider_classes
 
 KEY = "sk-test-Zq8v3LmN0pR7sT2uW5xY9aB4"
 CONVERSATION = [
@@ -26,20 +23,10 @@ CONVERSATION = [
 ]
 PARAMS = GenerationParams(temperature=0.3, max_tokens=200, seed=7, stop=("</answer>",),
                           answer_format="letter", answer_letters=("A", "B"))
-Start = Callable[..., FakeServer]
 
 
-@pytest.fixture
-def fake_server() -> Iterator[Start]:
-    with server_factory() as start:
-        yield start
 
-
-PROVIDERS: dict[str, tuple[type, str]] = {
-    "openai": (OpenAIProvider, "gpt-4o-mini"),
-    "anthropic": (AnthropicProvider, "claude-haiku-4-5"),
-    "gemini": (GeminiProvider, "gemini-2.0-flash"),
-}
+PROVIDERS = provider_classes()
 
 
 def make(wire: str, server: FakeServer, *, model: str | None = None, key: str | None = KEY, **kw: Any) -> Any:

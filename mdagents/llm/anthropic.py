@@ -8,26 +8,18 @@ SDK retries are off; the `LLM` client is the only retry layer.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import anthropic
 
 from mdagents.errors import ProviderError
-from mdagents.llm.base import is_retryable_status, parse_retry_after
+from mdagents.llm.sdk_errors import translate_sdk_error
 from mdagents.llm.types import Completion, GenerationParams, Message, Usage
-from mdagents.redact import redact
 
 PLACEHOLDER_KEY = "not-needed"  # for self-hosted Anthropic-compatible servers
 DEFAULT_MAX_TOKENS = 1024  # the API requires max_tokens
 
-
-def retry_after_seconds(headers: Mapping[str, str] | None) -> float | None:
-    """Server's wait hint: retry-after-ms (milliseconds) wins over Retry-After (seconds or a date)."""
-    if not headers:
-        return None
-    ms = parse_retry_after(headers.get("retry-after-ms"))
-    return ms / 1000 if ms is not None else parse_retry_after(headers.get("retry-after"))
 
 
 def to_anthropic(messages: Sequence[Message]) -> tuple[str | None, list[dict[str, str]]]:
@@ -87,24 +79,9 @@ class AnthropicProvider:
             raw={"id": response.id},
         )
 
-    def _translate(self, exc: anthropic.AnthropicError) -> ProviderError:
+    def _translate(self, exc: Exception) -> ProviderError:
         """SDK error -> ProviderError; the message never contains the key."""
-        where = f"anthropic/{self.model}"
-        if isinstance(exc, anthropic.APITimeoutError):
-            return ProviderError(f"{where}: request timed out", retryable=True)
-        if isinstance(exc, anthropic.APIConnectionError):
-            return ProviderError(self._clean(f"{where}: connection error: {exc}"), retryable=True)
-        if isinstance(exc, anthropic.APIStatusError):
-            status = exc.status_code
-            return ProviderError(self._clean(f"{where}: {exc.message}"), status=status,
-                                 retryable=is_retryable_status(status),
-                                 retry_after=retry_after_seconds(exc.response.headers))
-        return ProviderError(self._clean(f"{where}: {exc}"))
-
-    def _clean(self, text: str) -> str:
-        if self._api_key:
-            text = text.replace(self._api_key, "***")
-        return redact(text)
+        return translate_sdk_error(exc, sdk=anthropic, where=f"anthropic/{self.model}", api_key=self._api_key)
 
     async def aclose(self) -> None:
         await self._client.close()

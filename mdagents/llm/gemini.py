@@ -15,9 +15,9 @@ from google import genai
 from google.genai import errors, types
 
 from mdagents.errors import ProviderError
-from mdagents.llm.base import is_retryable_status, parse_retry_after
+from mdagents.llm.base import is_retryable_status
+from mdagents.llm.sdk_errors import header_retry_after, scrub
 from mdagents.llm.types import Completion, GenerationParams, Message, Usage
-from mdagents.redact import redact
 
 PLACEHOLDER_KEY = "not-needed"  # for self-hosted Gemini-compatible servers
 _NO_RETRY = types.HttpRetryOptions(attempts=1)
@@ -42,13 +42,9 @@ _TIMEOUT_ERRORS, _CONNECTION_ERRORS = _transport_errors()
 
 def retry_after_seconds(headers: Mapping[str, str] | None, details: Any = None) -> float | None:
     """Wait hint from retry-after-ms / Retry-After headers, else the body's google.rpc.RetryInfo."""
-    if headers:
-        ms = parse_retry_after(headers.get("retry-after-ms"))
-        if ms is not None:
-            return ms / 1000
-        seconds = parse_retry_after(headers.get("retry-after"))
-        if seconds is not None:
-            return seconds
+    seconds = header_retry_after(headers)
+    if seconds is not None:
+        return seconds
     error = details.get("error", details) if isinstance(details, dict) else None
     for item in (error or {}).get("details") or []:
         delay = item.get("retryDelay") if isinstance(item, dict) else None
@@ -127,9 +123,7 @@ class GeminiProvider:
         )
 
     def _clean(self, text: str) -> str:
-        if self._api_key:
-            text = text.replace(self._api_key, "***")
-        return redact(text)
+        return scrub(text, self._api_key)
 
     async def aclose(self) -> None:
         await self._client.aio.aclose()

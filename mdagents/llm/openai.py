@@ -7,15 +7,14 @@ SDK errors -> `ProviderError`. SDK retries are off; the `LLM` client is the only
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import openai
 
 from mdagents.errors import ProviderError
-from mdagents.llm.base import is_retryable_status, parse_retry_after
+from mdagents.llm.sdk_errors import translate_sdk_error
 from mdagents.llm.types import Completion, EmbeddingResult, GenerationParams, Message, Usage
-from mdagents.redact import redact
 
 # A key is mandatory for the SDK; self-hosted OpenAI-compatible servers ignore it.
 PLACEHOLDER_KEY = "not-needed"
@@ -28,13 +27,6 @@ _REASONING = re.compile(r"^(o\d|gpt-5)", re.IGNORECASE)
 def is_reasoning_model(model: str) -> bool:
     return bool(_REASONING.match(model.rsplit("/", 1)[-1]))
 
-
-def retry_after_seconds(headers: Mapping[str, str] | None) -> float | None:
-    """Server's wait hint: retry-after-ms (milliseconds) wins over Retry-After (seconds or a date)."""
-    if not headers:
-        return None
-    ms = parse_retry_after(headers.get("retry-after-ms"))
-    return ms / 1000 if ms is not None else parse_retry_after(headers.get("retry-after"))
 
 
 class OpenAIProvider:
@@ -96,24 +88,9 @@ class OpenAIProvider:
             usage = usage + Usage(input_tokens=used, calls=1)
         return EmbeddingResult(vectors=vectors, usage=usage, model=model)
 
-    def _translate(self, exc: openai.OpenAIError) -> ProviderError:
+    def _translate(self, exc: Exception) -> ProviderError:
         """SDK error -> ProviderError; the message never contains the key."""
-        where = f"openai/{self.model}"
-        if isinstance(exc, openai.APITimeoutError):
-            return ProviderError(f"{where}: request timed out", retryable=True)
-        if isinstance(exc, openai.APIConnectionError):
-            return ProviderError(self._clean(f"{where}: connection error: {exc}"), retryable=True)
-        if isinstance(exc, openai.APIStatusError):
-            status = exc.status_code
-            return ProviderError(self._clean(f"{where}: {exc.message}"), status=status,
-                                 retryable=is_retryable_status(status),
-                                 retry_after=retry_after_seconds(exc.response.headers))
-        return ProviderError(self._clean(f"{where}: {exc}"))
-
-    def _clean(self, text: str) -> str:
-        if self._api_key:
-            text = text.replace(self._api_key, "***")
-        return redact(text)
+        return translate_sdk_error(exc, sdk=openai, where=f"openai/{self.model}", api_key=self._api_key)
 
     async def aclose(self) -> None:
         await self._client.close()

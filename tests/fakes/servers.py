@@ -393,3 +393,19 @@ def fake_server() -> Iterator[Callable[..., FakeServer]]:
     """
     with server_factory() as start:
         yield start
+
+
+# The three cloud providers and a model name each, for tests parametrised over wire formats.
+Start = Callable[..., FakeServer]
+
+
+def provider_classes() -> dict[str, tuple[type, str]]:
+    from mdagents.llm.anthropic import AnthropicProvider
+    from mdagents.llm.gemini import GeminiProvider
+    from mdagents.llm.openai import OpenAIProvider
+
+    return {
+        "openai": (OpenAIProvider, "gpt-4o-mini"),
+        "anthropic": (AnthropicProvider, "claude-haiku-4-5"),
+        "gemini": (GeminiProvider, "gemini-2.0-flash"),
+    }

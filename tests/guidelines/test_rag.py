@@ -76,7 +76,7 @@ async def test_rag_revises_with_retrieved_sections(store: GuidelineStore, sample
     assert note["query"].startswith("Primaquine for 14 days: 24-year-old woman, pregnant, 9 weeks' gestation, "
                                     "first trimester, fever, chills, headache")
     assert "cough" not in note["findings"]
-    assert len(note["chunks"]) == 3 and set(note["chunks"][0]) == {"id", "source", "section", "similarity"}
+    assert len(note["chunks"]) == 3 and set(note["chunks"][0]) == {"id", "source", "section", "similarity", "content"}
     assert note["chunks"][0]["section"].endswith("in pregnant women")
     second_prompt = last_user(llm.provider.requests[1][0])  # type: ignore[attr-defined]
     assert "[G1] who-malaria-treatment.nxml" in second_prompt and "First trimester of pregnancy" in second_prompt
@@ -92,7 +92,7 @@ async def test_unchanged_answer_is_recorded() -> None:
     assert final.endswith("Answer: (B)")
     assert ctx.notes["rag"]["changed_answer"] is False
     assert ctx.notes["rag"]["chunks"] == [{"id": "g#0", "source": "g.nxml", "section": "Malaria > Pregnancy",
-                                          "similarity": 0.91}]
+                                          "similarity": 0.91, "content": "Book > Malaria > Pregnancy\n\nUse AL."}]
     assert retriever.calls[0][0] == "Artemether-lumefantrine for 3 days" and retriever.calls[0][2] == 5
 
 

@@ -1,0 +1,43 @@
+"""SDK error -> ProviderError translation shared by the provider files.
+
+The openai and anthropic SDKs are generated from one template and share their error
+classes (APITimeoutError, APIConnectionError, APIStatusError), so one function serves both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import ModuleType
+
+from mdagents.errors import ProviderError
+from mdagents.llm.base import is_retryable_status, parse_retry_after
+from mdagents.redact import redact
+
+
+def header_retry_after(headers: Mapping[str, str] | None) -> float | None:
+    """Server's wait hint: retry-after-ms (milliseconds) wins over Retry-After (seconds or a date)."""
+    if not headers:
+        return None
+    ms = parse_retry_after(headers.get("retry-after-ms"))
+    return ms / 1000 if ms is not None else parse_retry_after(headers.get("retry-after"))
+
+
+def scrub(text: str, api_key: str | None) -> str:
+    """The text without the provider's key (whatever its shape) or anything shaped like a key."""
+    if api_key:
+        text = text.replace(api_key, "***")
+    return redact(text)
+
+
+def translate_sdk_error(exc: Exception, *, sdk: ModuleType, where: str, api_key: str | None) -> ProviderError:
+    """Timeouts and connection errors are retryable; HTTP errors by status; the key never leaks."""
+    if isinstance(exc, sdk.APITimeoutError):
+        return ProviderError(f"{where}: request timed out", retryable=True)
+    if isinstance(exc, sdk.APIConnectionError):
+        return ProviderError(scrub(f"{where}: connection error: {exc}", api_key), retryable=True)
+    if isinstance(exc, sdk.APIStatusError):
+        status = exc.status_code
+        return ProviderError(scrub(f"{where}: {exc.message}", api_key), status=status,
+                             retryable=is_retryable_status(status),
+                             retry_after=header_retry_after(exc.response.headers))
+    return ProviderError(scrub(f"{where}: {exc}", api_key))
