@@ -50,7 +50,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args_list or (args_list[0] not in COMMANDS and args_list[0] not in ("-h", "--help")):
         args_list = ["run", *args_list]
     parser = build_parser()
-    args = parser.parse_args(args_list)
+    try:
+        args = parser.parse_args(args_list)
+    except SystemExit as exc:  # --help (0) or a usage error (2), already printed by argparse
+        return int(exc.code or 0)
     if getattr(args, "_unavailable", None):
         print(f"error: the '{args._unavailable}' command is not available in this version", file=sys.stderr)
         return 2

@@ -1,0 +1,65 @@
+"""What a user sees on the command line: one clear line and the right exit code, never a key."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from mdagents.cli import main
+from tests.runs_helpers import cli_args, good_server, only_run_dir, read_records
+
+SECRET = "sk-proj-SECRETsecretSECRET0123456789"
+
+
+def test_missing_key_is_reported_before_any_dataset_work(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["--dataset", "no-such-dataset", "--model", "openai/gpt-4o-mini"])
+    err = capsys.readouterr().err.strip()
+    assert code == 2
+    assert err.startswith("error: OPENAI_API_KEY is not set") and "no-such-dataset" not in err
+    assert len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--no-such-flag"], "unrecognized arguments"),
+        (["--difficulty", "expert"], "invalid choice"),
+        (["--model", "mystery-model"], "cannot tell the provider"),
+        (["--num_samples", "-3"], "--num_samples"),
+        (["--shard", "3/2"], "--shard"),
+        (["--dataset", "no-such-dataset", "--model", "local/smollm2-135m"], "no-such-dataset"),
+    ],
+)
+def test_usage_errors_exit_2_with_one_line(args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(args) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and "Traceback" not in err
+
+
+def test_malformed_dataset_line_names_file_and_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "test.jsonl"
+    good = {"question": "Q?", "options": {"A": "x", "B": "y"}, "answer_idx": "A", "answer": "x"}
+    bad.write_text(json.dumps(good) + "\n" + '{"question": "broken"\n')
+    with good_server() as server:
+        code = main(cli_args(server, tmp_path, "--dataset", str(bad)))
+    assert code == 2
+    assert f"{bad}:2" in capsys.readouterr().err
+
+
+def test_key_never_appears_in_output_or_records(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    with good_server() as server:
+        server.fail_next(401, times=100, body={"error": {"message": f"Incorrect API key provided: {SECRET}",
+                                                          "type": "invalid_request_error"}})
+        code = main(cli_args(server, tmp_path, "--difficulty", "basic", "--num-exemplars", "0", n=2))
+        assert server.requests[0]["headers"]["authorization"] == f"Bearer {SECRET}"  # it was really used
+    out, err = capsys.readouterr()
+    assert code == 1
+    run_dir = only_run_dir(tmp_path)
+    records = read_records(run_dir)
+    assert all("HTTP 401" in r["error"] for r in records)
+    everything = out + err + "".join(p.read_text() for p in run_dir.rglob("*") if p.is_file())
+    assert SECRET not in everything
