@@ -147,24 +147,30 @@ class LLM:
         attempt = 0
         while True:
             retry_after: float | None = None
-            async with self.limiter:
-                try:
-                    return await asyncio.wait_for(call(), timeout=self.retry.timeout)
-                except ProviderError as exc:
-                    if exc.status == 429:
-                        self.limiter.throttle()
-                    if not exc.retryable or attempt >= self.retry.max_retries:
-                        self.ledger.failures += 1
-                        detail = f"HTTP {exc.status}: " if exc.status else ""
-                        raise LLMCallError(redact(
-                            f"{self.name} call failed after {attempt + 1} attempt(s): {detail}{exc}")) from None
-                    retry_after = exc.retry_after
-                except TimeoutError:
-                    if attempt >= self.retry.max_retries:
-                        self.ledger.failures += 1
-                        raise LLMCallError(
-                            f"{self.name} call timed out after {attempt + 1} attempt(s) of "
-                            f"{self.retry.timeout:g}s") from None
+            await self.limiter.acquire()
+            succeeded = False
+            try:
+                async with asyncio.timeout(self.retry.timeout):
+                    result = await call()
+                succeeded = True
+                return result
+            except ProviderError as exc:
+                if exc.status == 429:
+                    self.limiter.throttle()
+                if not exc.retryable or attempt >= self.retry.max_retries:
+                    self.ledger.failures += 1
+                    detail = f"HTTP {exc.status}: " if exc.status else ""
+                    raise LLMCallError(redact(
+                        f"{self.name} call failed after {attempt + 1} attempt(s): {detail}{exc}")) from None
+                retry_after = exc.retry_after
+            except TimeoutError:
+                if attempt >= self.retry.max_retries:
+                    self.ledger.failures += 1
+                    raise LLMCallError(
+                        f"{self.name} call timed out after {attempt + 1} attempt(s) of "
+                        f"{self.retry.timeout:g}s") from None
+            finally:
+                self.limiter.release(success=succeeded)
             self.ledger.retries += 1
             await self._sleep(self.retry.backoff(attempt, retry_after, self._rng))
             attempt += 1

@@ -120,6 +120,9 @@ class _Action:
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # Headers and body go out in two writes; with Nagle on, each reply would wait ~40 ms for
+    # the client's delayed ACK.
+    disable_nagle_algorithm = True
     server: _Server
 
     def log_message(self, format: str, *args: Any) -> None:  # silence per-request logging

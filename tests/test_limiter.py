@@ -1,0 +1,60 @@
+"""The shared in-flight cap: never exceeded, halves on 429, recovers, survives new event loops."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from mdagents.llm.limiter import AdaptiveLimiter
+
+
+async def _peak(limiter: AdaptiveLimiter, tasks: int) -> int:
+    peak = 0
+
+    async def work() -> None:
+        nonlocal peak
+        async with limiter:
+            peak = max(peak, limiter.in_flight)
+            await asyncio.sleep(0.001)
+
+    await asyncio.gather(*(work() for _ in range(tasks)))
+    return peak
+
+
+async def test_cap_is_never_exceeded() -> None:
+    limiter = AdaptiveLimiter(4)
+    assert await _peak(limiter, 50) == 4
+    assert limiter.in_flight == 0
+
+
+async def test_throttle_halves_and_successes_recover() -> None:
+    limiter = AdaptiveLimiter(8, recover_after=5)
+    limiter.throttle()
+    limiter.throttle()
+    assert limiter.limit == 2
+    assert await _peak(limiter, 5) == 2
+    assert limiter.limit == 3  # five successes bought one slot back
+    limiter.throttle()
+    limiter.throttle()
+    limiter.throttle()
+    assert limiter.limit == 1
+
+
+async def test_cancelled_waiter_gives_its_slot_back() -> None:
+    limiter = AdaptiveLimiter(1)
+    await limiter.acquire()
+    waiter = asyncio.create_task(limiter.acquire())
+    await asyncio.sleep(0)
+    waiter.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await waiter
+    limiter.release(success=True)
+    assert limiter.in_flight == 0
+    await asyncio.wait_for(limiter.acquire(), 1)
+
+
+def test_one_limiter_serves_successive_event_loops() -> None:
+    limiter = AdaptiveLimiter(2)
+    for _ in range(3):  # e.g. several cli.main() runs in one notebook process
+        assert asyncio.run(_peak(limiter, 10)) == 2
