@@ -14,7 +14,7 @@ from typing import Any
 import anthropic
 
 from mdagents.errors import ProviderError
-from mdagents.llm.sdk_errors import translate_sdk_error
+from mdagents.llm.sdk_errors import aiohttp_transport, translate_sdk_error
 from mdagents.llm.types import Completion, GenerationParams, Message, Usage
 
 PLACEHOLDER_KEY = "not-needed"  # for self-hosted Anthropic-compatible servers
@@ -46,7 +46,7 @@ class AnthropicProvider:
         self.tools = tools
         self._api_key = api_key
         self._client = anthropic.AsyncAnthropic(api_key=api_key or PLACEHOLDER_KEY, base_url=base_url,
-                                                max_retries=0)
+                                                max_retries=0, http_client=aiohttp_transport(anthropic))
 
     def request_params(self, messages: Sequence[Message], params: GenerationParams) -> dict[str, Any]:
         """The keyword arguments of `messages.create` (answer_format hints are ignored)."""

@@ -24,8 +24,9 @@ _NO_RETRY = types.HttpRetryOptions(attempts=1)
 
 
 def _transport_errors() -> tuple[tuple[type[BaseException], ...], tuple[type[BaseException], ...]]:
-    """(timeout, connection) exception classes of whichever httpx the SDK runs on."""
-    timeouts: list[type[BaseException]] = []
+    """(timeout, connection) exception classes of whichever HTTP stack the SDK runs on
+    (httpx, httpx2, or aiohttp, which google-genai prefers for async calls when installed)."""
+    timeouts: list[type[BaseException]] = [TimeoutError]
     connection: list[type[BaseException]] = []
     for module_name in ("httpx2", "httpx"):
         try:
@@ -34,6 +35,12 @@ def _transport_errors() -> tuple[tuple[type[BaseException], ...], tuple[type[Bas
             continue
         timeouts.append(module.TimeoutException)
         connection.append(module.TransportError)
+    try:
+        import aiohttp
+
+        connection.append(aiohttp.ClientError)
+    except ImportError:
+        pass
     return tuple(timeouts), tuple(connection)
 
 

@@ -6,15 +6,15 @@ SDK errors -> `ProviderError`. SDK retries are off; the `LLM` client is the only
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from typing import Any
 
 import openai
-from openai.types.chat import ChatCompletion
 
 from mdagents.errors import ProviderError
-from mdagents.llm.sdk_errors import translate_sdk_error
+from mdagents.llm.sdk_errors import aiohttp_transport, translate_sdk_error
 from mdagents.llm.types import Completion, EmbeddingResult, GenerationParams, Message, Usage
 
 # A key is mandatory for the SDK; self-hosted OpenAI-compatible servers ignore it.
@@ -37,7 +37,8 @@ class OpenAIProvider:
         self.model = model
         self.base_url = base_url
         self._api_key = api_key
-        self._client = openai.AsyncOpenAI(api_key=api_key or PLACEHOLDER_KEY, base_url=base_url, max_retries=0)
+        self._client = openai.AsyncOpenAI(api_key=api_key or PLACEHOLDER_KEY, base_url=base_url, max_retries=0,
+                                          http_client=aiohttp_transport(openai))
 
     def request_params(self, messages: Sequence[Message], params: GenerationParams) -> dict[str, Any]:
         """The keyword arguments of `chat.completions.create` (answer_format hints are ignored)."""
@@ -55,23 +56,28 @@ class OpenAIProvider:
 
     async def complete(self, messages: Sequence[Message], params: GenerationParams, *, timeout: float) -> Completion:
         try:
-            # The SDK's own `chat.completions.create` re-walks every message dict to "transform"
-            # it (a no-op for plain text) and costs milliseconds of CPU per call at sweep scale;
-            # posting the same body through the SDK client keeps its transport, auth and errors.
-            response = await self._client.post(
-                "/chat/completions", body=self.request_params(messages, params), cast_to=ChatCompletion,
-                options={"timeout": timeout})
+            # `chat.completions.create` re-walks every message dict to "transform" it and builds
+            # pydantic models of the reply: milliseconds of CPU per call at sweep scale. Posting
+            # the same body through the SDK client, and reading the JSON reply ourselves, keeps
+            # the SDK's transport, auth and errors without that cost.
+            body = await self._client.post("/chat/completions", body=self.request_params(messages, params),
+                                           cast_to=str, options={"timeout": timeout})
+            response = json.loads(body)
         except openai.OpenAIError as exc:
             raise self._translate(exc) from None
-        if not response.choices:
+        except ValueError as exc:
+            raise ProviderError(f"openai/{self.model} returned a reply that is not JSON: {exc}",
+                                retryable=True) from None
+        choices = response.get("choices") or []
+        if not choices:
             raise ProviderError(f"openai/{self.model} returned no choices")
-        choice = response.choices[0]
+        choice = choices[0]
         return Completion(
-            text=choice.message.content or "",
-            usage=_usage(response.usage),
-            model=response.model or self.model,
-            finish_reason=choice.finish_reason,
-            raw={"id": response.id, "system_fingerprint": getattr(response, "system_fingerprint", None)},
+            text=(choice.get("message") or {}).get("content") or "",
+            usage=_usage(response.get("usage")),
+            model=response.get("model") or self.model,
+            finish_reason=choice.get("finish_reason"),
+            raw={"id": response.get("id"), "system_fingerprint": response.get("system_fingerprint")},
         )
 
     async def embed(self, texts: Sequence[str], *, model: str, timeout: float) -> EmbeddingResult:
@@ -101,15 +107,15 @@ class OpenAIProvider:
         await self._client.close()
 
 
-def _usage(usage: Any) -> Usage:
-    if usage is None:
+def _usage(usage: dict[str, Any] | None) -> Usage:
+    if not usage:
         return Usage(calls=1)
-    prompt_details = getattr(usage, "prompt_tokens_details", None)
-    completion_details = getattr(usage, "completion_tokens_details", None)
+    prompt_details = usage.get("prompt_tokens_details") or {}
+    completion_details = usage.get("completion_tokens_details") or {}
     return Usage(
-        input_tokens=usage.prompt_tokens or 0,
-        output_tokens=usage.completion_tokens or 0,
-        cached_tokens=getattr(prompt_details, "cached_tokens", None),
-        reasoning_tokens=getattr(completion_details, "reasoning_tokens", None),
+        input_tokens=usage.get("prompt_tokens") or 0,
+        output_tokens=usage.get("completion_tokens") or 0,
+        cached_tokens=prompt_details.get("cached_tokens"),
+        reasoning_tokens=completion_details.get("reasoning_tokens"),
         calls=1,
     )
