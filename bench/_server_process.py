@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,6 +60,8 @@ def main() -> int:
             command = line.strip()
             if command == "count":
                 print(len(server.requests), flush=True)
+            elif command == "cpu":
+                print(time.process_time(), flush=True)
             elif command == "quit":
                 break
     return 0

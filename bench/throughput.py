@@ -91,6 +91,13 @@ class ServerProcess:
         self.proc.stdin.flush()
         return int(self._readline(COMMAND_TIMEOUT))
 
+    def cpu(self) -> float:
+        """CPU seconds the server process has used so far (it shares the machine's cores with the harness)."""
+        assert self.proc.stdin is not None
+        self.proc.stdin.write("cpu\n")
+        self.proc.stdin.flush()
+        return float(self._readline(COMMAND_TIMEOUT))
+
     def close(self) -> None:
         if self.proc.poll() is None:
             with contextlib.suppress(BrokenPipeError, OSError):
@@ -118,6 +125,7 @@ class RunResult:
     cpu_s: float
     run_dir: Path
     requests: int
+    server_cpu_s: float = 0.0
 
     @property
     def summary(self) -> dict[str, Any]:
@@ -136,7 +144,7 @@ def run_cli(server: ServerProcess, dataset: Path, out: Path, *, n: int, level: s
             "--max-connections", str(max_connections), "--output-dir", str(out / "runs")]
     args += ["--cache-path", str(cache)] if cache is not None else ["--no-cache"]
     out.mkdir(parents=True, exist_ok=True)
-    before = server.count()
+    before, server_cpu = server.count(), server.cpu()
     with open(out / "cli.log", "w") as log, contextlib.redirect_stdout(log), contextlib.redirect_stderr(log):
         cpu0, wall0 = time.process_time(), time.perf_counter()
         if profile is not None:
@@ -149,7 +157,7 @@ def run_cli(server: ServerProcess, dataset: Path, out: Path, *, n: int, level: s
         tail = "\n".join((out / "cli.log").read_text().splitlines()[-15:])
         raise RuntimeError(f"run exited {code}: python main.py {' '.join(args)}\n{tail}")
     run_dirs = [p for p in (out / "runs").iterdir() if p.is_dir()]
-    return RunResult(wall, cpu, run_dirs[0], server.count() - before)
+    return RunResult(wall, cpu, run_dirs[0], server.count() - before, server.cpu() - server_cpu)
 
 
 def questions_file(dataset: str | None, n: int, tmp: Path) -> tuple[Path, str]:
@@ -233,6 +241,8 @@ def bench_throughput(args: argparse.Namespace, tmp: Path) -> bool:
           f"calls × L / max_connections = {calls} × {lat:g} / {args.max_connections} = {cap_bound:.2f} s)"
           f" = {ideal:.2f} s")
     print(f"wall (main() end to end): {par.wall_s:.2f} s · runner only: {par.summary.get('wall_s')} s")
+    print(f"CPU during the run: harness {par.cpu_s:.2f} s + bench server {par.server_cpu_s:.2f} s "
+          f"on {os.cpu_count()} cores ({(par.cpu_s + par.server_cpu_s) / par.wall_s / (os.cpu_count() or 1):.0%} busy)")
     print(f"wall / ideal = {par.wall_s / ideal:.2f}  (target ≤ 1.25: {verdict(par.wall_s <= 1.25 * ideal)})")
     print(f"sequential (--concurrency 1, {seq_how}): {seq_time:.2f} s · speed-up {seq_time / par.wall_s:.1f}×"
           f"  (target ≥ 10×: {verdict(seq_time >= 10 * par.wall_s)})")

@@ -34,13 +34,15 @@ def run_name(model_safe_name: str, dataset: str, difficulty: str, num_samples: i
     return f"{model_safe_name}_{dataset}_{difficulty}_{n}samples"
 
 
-def atomic_write_json(path: Path, data: Any) -> None:
-    """Write JSON to a temp file and rename it into place: readers never see half a file."""
+def atomic_write_json(path: Path, data: Any, *, indent: int | None = 2) -> None:
+    """Write JSON to a temp file and rename it into place: readers never see half a file.
+
+    `indent=None` for large files: only compact JSON goes through the C encoder."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, indent=2, ensure_ascii=False, default=str)
+            json.dump(data, fh, indent=indent, ensure_ascii=False, default=str)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
@@ -142,7 +144,7 @@ class RunDirectory:
 
     def write_transcript(self, sample_id: str, calls: list[dict[str, Any]]) -> None:
         safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in sample_id)
-        atomic_write_json(self.transcripts / f"{safe}.json", {"id": sample_id, "calls": calls})
+        atomic_write_json(self.transcripts / f"{safe}.json", {"id": sample_id, "calls": calls}, indent=None)
 
     def close(self) -> None:
         if self._fh is not None:

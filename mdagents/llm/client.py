@@ -108,9 +108,12 @@ class LLM:
             answer_letters=tuple(answer_letters) if answer_letters else None,
         )
         messages = list(messages)
-        key = cache_key(self.provider.name, self.provider.model, self.provider.base_url, messages, params)
         started = time.perf_counter()
-        completion = self.cache.get(key) if (self.cache is not None and use_cache) else None
+        key = None
+        completion = None
+        if self.cache is not None:
+            key = cache_key(self.provider.name, self.provider.model, self.provider.base_url, messages, params)
+            completion = self.cache.get(key) if use_cache else None
         if completion is None:
             try:
                 completion = await self._with_retries(lambda: self.provider.complete(
@@ -120,7 +123,7 @@ class LLM:
                     transcript.add(role, messages, "", Usage(), time.perf_counter() - started, self.name,
                                    params=params.to_dict(), error=str(exc))
                 raise
-            if self.cache is not None:
+            if self.cache is not None and key is not None:
                 self.cache.put(key, completion)
             self.ledger.spent_usd += self.cost(completion.usage) or 0.0
         else:

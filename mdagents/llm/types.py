@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
 Role = Literal["system", "user", "assistant"]
@@ -43,7 +43,10 @@ class Usage:
         )
 
     def to_dict(self) -> dict[str, int | None]:
-        return asdict(self)
+        # Explicit rather than dataclasses.asdict (which deep-copies): this runs for every call.
+        return {"input_tokens": self.input_tokens, "output_tokens": self.output_tokens,
+                "cached_tokens": self.cached_tokens, "reasoning_tokens": self.reasoning_tokens,
+                "calls": self.calls}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Usage:
@@ -67,8 +70,8 @@ class GenerationParams:
     answer_letters: tuple[str, ...] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
-        return {k: (list(v) if isinstance(v, tuple) else v) for k, v in d.items() if v is not None}
+        return {f.name: (list(v) if isinstance(v, tuple) else v)
+                for f in fields(self) if (v := getattr(self, f.name)) is not None}
 
 
 @dataclass

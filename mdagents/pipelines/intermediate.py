@@ -79,7 +79,8 @@ async def solve(question: Question, ctx: PipelineContext) -> Decision:
     ctx.say("[intermediate] Step 2. Initial opinions and participatory debate")
     initial = await _initial_opinions(panel, question, shots)
     outcome = await debate(panel, question, initial, ctx)
-    ctx.say("Interaction log\n" + outcome.log.table([e.role for e in experts]))
+    if ctx.verbose:  # rendering the table costs real time at sweep scale
+        ctx.say("Interaction log\n" + outcome.log.table([e.role for e in experts]))
 
     ctx.say("[intermediate] Step 3. Final answers and the moderator's decision")
     finals = await _final_answers(panel, question)
