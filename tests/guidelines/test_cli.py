@@ -99,9 +99,7 @@ def test_exit_codes_for_bad_input(corpus: Path, tmp_path: Path, empty_db: str,
     assert "guidelines embed" in capsys.readouterr().err
     assert main(["guidelines", "search", "malaria", "-k", "0", "--db-url", empty_db]) == 2
     assert main(["guidelines", "search", "malaria", "--db-url", "mysql://x"]) == 2
-    with pytest.raises(SystemExit) as exc:
-        main(["guidelines", "parse", "--out", out])  # --nxml-dir is required
-    assert exc.value.code == 2
+    assert main(["guidelines", "parse", "--out", out]) == 2  # --nxml-dir is required
 
 
 def test_embedded_server_lives_under_the_cache(clean_env: Path, tmp_path: Path) -> None:
