@@ -18,6 +18,7 @@ from mdagents.config import RunConfig
 from mdagents.datasets import Question
 from mdagents.errors import MDAgentsError
 from mdagents.llm.client import LLM
+from mdagents.llm.limiter import request_priority
 from mdagents.pipelines.base import Decision, Finalizer, Level, PipelineContext, finalize_once
 from mdagents.redact import redact
 from mdagents.results import RunDirectory, now_iso
@@ -179,7 +180,8 @@ class Runner:
             cost=self.transcript_cost(ctx.transcript), latency_s=time.perf_counter() - started, error=error,
         ) | {"_transcript": ctx.transcript.to_list()}
 
-    async def _run_and_store(self, question: Question, outcome: RunOutcome) -> None:
+    async def _run_and_store(self, question: Question, outcome: RunOutcome, position: int) -> None:
+        request_priority.set(position)  # earlier questions' calls first when the in-flight cap binds
         record = await self.solve_one(question)
         transcript = record.pop("_transcript")
         self.run_dir.write_transcript(question.id, transcript)
@@ -209,7 +211,7 @@ class Runner:
                     outcome.status = "budget_exhausted"
                     break
                 outcome.started += 1
-                in_flight.add(asyncio.create_task(self._run_and_store(question, outcome)))
+                in_flight.add(asyncio.create_task(self._run_and_store(question, outcome, outcome.started)))
             if in_flight:
                 await asyncio.gather(*in_flight)
         except asyncio.CancelledError:

@@ -58,3 +58,22 @@ def test_one_limiter_serves_successive_event_loops() -> None:
     limiter = AdaptiveLimiter(2)
     for _ in range(3):  # e.g. several cli.main() runs in one notebook process
         assert asyncio.run(_peak(limiter, 10)) == 2
+
+
+async def test_earlier_questions_are_served_first_when_the_cap_binds() -> None:
+    from mdagents.llm.limiter import request_priority
+
+    limiter = AdaptiveLimiter(1)
+    await limiter.acquire()  # the cap is full
+    served: list[int] = []
+
+    async def call(position: int) -> None:
+        request_priority.set(position)
+        async with limiter:
+            served.append(position)
+
+    waiting = [asyncio.create_task(call(p)) for p in (5, 2, 9, 0)]
+    await asyncio.sleep(0)
+    limiter.release(success=True)
+    await asyncio.gather(*waiting)
+    assert served == [0, 2, 5, 9]

@@ -1,14 +1,22 @@
 """An in-flight cap that halves on rate limiting (429) and creeps back up on success.
 
 Single-threaded asyncio needs no lock: the check and the increment happen between awaits.
-Waiters are served first come, first served. The limiter follows the running event loop, so
-one process can run several `asyncio.run` sweeps (notebooks, tests, benchmarks).
+Waiters are served by priority, then first come first served. The runner gives each question
+its position in the run as priority (through `request_priority`), so when the cap binds the
+calls of questions that started earlier go first: those questions finish and make room,
+instead of every question in flight advancing in lockstep. The limiter follows the running
+event loop, so one process can run several `asyncio.run` sweeps (notebooks, tests, benchmarks).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections import deque
+import heapq
+import itertools
+from contextvars import ContextVar
+
+# Lower goes first; tasks inherit it from the task that set it (the runner, per question).
+request_priority: ContextVar[int] = ContextVar("request_priority", default=0)
 
 
 class AdaptiveLimiter:
@@ -20,13 +28,14 @@ class AdaptiveLimiter:
         self.in_flight = 0
         self.recover_after = recover_after
         self._successes = 0
-        self._waiters: deque[asyncio.Future[None]] = deque()
+        self._waiters: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
         self._loop: asyncio.AbstractEventLoop | None = None
 
     def _bind(self) -> asyncio.AbstractEventLoop:
         loop = asyncio.get_running_loop()
         if loop is not self._loop:  # a new event loop: nothing of the old one is still in flight
-            self._loop, self.in_flight, self._waiters = loop, 0, deque()
+            self._loop, self.in_flight, self._waiters = loop, 0, []
         return loop
 
     async def acquire(self) -> None:
@@ -35,14 +44,13 @@ class AdaptiveLimiter:
             self.in_flight += 1
             return
         waiter: asyncio.Future[None] = loop.create_future()
-        self._waiters.append(waiter)
+        heapq.heappush(self._waiters, (request_priority.get(), next(self._order), waiter))
         try:
             await waiter
         except asyncio.CancelledError:
             if waiter.done() and not waiter.cancelled():
                 self.release(success=False)  # the slot was handed over just as we were cancelled
-            else:
-                self._waiters.remove(waiter)
+            # A cancelled waiter still in the heap is skipped when it comes up.
             raise
 
     def release(self, *, success: bool) -> None:
@@ -56,7 +64,7 @@ class AdaptiveLimiter:
 
     def _wake(self) -> None:
         while self._waiters and self.in_flight < self.limit:
-            waiter = self._waiters.popleft()
+            _, _, waiter = heapq.heappop(self._waiters)
             if not waiter.done():
                 self.in_flight += 1
                 waiter.set_result(None)
