@@ -8,15 +8,10 @@ before they replace anything, and existing files are only replaced with `force`.
 from __future__ import annotations
 
 import contextlib
-import http.client
 import io
 import json
 import os
-import shutil
 import tempfile
-import time
-import urllib.error
-import urllib.request
 import zipfile
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -31,13 +26,8 @@ from mdagents.datasets import (
     iter_questions,
     parse_record,
 )
-from mdagents.errors import DatasetError, MDAgentsError, UsageError
-
-
-class DownloadError(MDAgentsError):
-    """A public dataset could not be fetched (offline, HTTP error, unexpected content): exit 1."""
-
-    exit_code = 1
+from mdagents.errors import DatasetError, UsageError
+from mdagents.http_download import DownloadError, PoliteDownloader
 
 
 @dataclass(frozen=True)
@@ -72,9 +62,7 @@ SOURCES: dict[str, PublicDataset] = {
 }
 
 USER_AGENT = "mdagents-datasets/0.1 (+https://github.com/mitmedialab/MDAgents)"
-RETRYABLE_STATUS = frozenset({408, 425, 429, 500, 502, 503, 504})
-RETRY_DELAY_S = 1.0  # doubled after each failed attempt
-CHUNK = 1 << 16
+RETRY_DELAY_S = 1.0  # first retry's wait, doubled after each failed attempt (read at call time: tests zero it)
 
 Records = dict[str, Iterable[dict[str, Any]]]  # split -> records in this project's JSONL form
 
@@ -196,32 +184,23 @@ def rebase_url(url: str, base_url: str) -> str:
 
 
 def download(url: str, dest: Path, *, timeout: float = 60.0, retries: int = 3) -> Path:
-    """GET url into dest (via dest.part, renamed when complete), retrying timeouts, resets and 408/429/5xx."""
-    host = urlsplit(url).netloc or url
-    attempts = max(1, retries)
+    """GET url into dest via dest.part, renamed only when complete, so dest is never half a file.
+
+    `retries` is the number of attempts (at least one); timeouts, resets and 408/429/5xx are retried
+    by the shared downloader, which also resumes a partial .part with a Range request.
+    """
     part = dest.with_name(dest.name + ".part")
-    for attempt in range(attempts):
-        last = attempt == attempts - 1
-        try:
-            with part.open("wb") as out:
-                request = urllib.request.Request(url, headers={"User-Agent": USER_AGENT})
-                with urllib.request.urlopen(request, timeout=timeout) as response:
-                    shutil.copyfileobj(response, out, CHUNK)
-            os.replace(part, dest)
-            return dest
-        except urllib.error.HTTPError as exc:
-            if exc.code not in RETRYABLE_STATUS or last:
-                raise DownloadError(f"download of {url} failed: HTTP {exc.code} {exc.reason}") from exc
-        except (urllib.error.URLError, TimeoutError, ConnectionError, http.client.HTTPException) as exc:
-            if last:
-                reason = getattr(exc, "reason", None) or exc
-                raise DownloadError(f"cannot reach {host}: are you online? ({reason})") from exc
-        except OSError as exc:
-            raise DownloadError(f"cannot write {part}: {exc.strerror or exc}") from exc
-        finally:
-            part.unlink(missing_ok=True)
-        time.sleep(RETRY_DELAY_S * 2**attempt)
-    raise AssertionError("unreachable")  # pragma: no cover
+    downloader = PoliteDownloader(retries=max(1, retries) - 1, timeout=timeout, backoff=RETRY_DELAY_S,
+                                  user_agent=USER_AGENT)
+    try:
+        with downloader:
+            downloader.fetch_to(url, part)
+        os.replace(part, dest)
+    except OSError as exc:
+        raise DownloadError(f"cannot write {dest}: {exc.strerror or exc}") from exc
+    finally:
+        part.unlink(missing_ok=True)  # gone after the rename; removes the remains of a failure
+    return dest
 
 
 # ---------------------------------------------------------------- converters (raw files -> records)

@@ -1,9 +1,9 @@
 """Fetch guideline books from the NCBI Bookshelf open-access subset, keeping only their .nxml files.
 
 `file_list.csv` lists every book (archive path, title, publisher, accession); rows whose
-publisher matches (default: the World Health Organization) are downloaded one at a time,
-politely: a pause between requests, bounded retries honouring Retry-After, and resumption of
-partial downloads with HTTP Range. What arrived is checksummed (sha256, recorded in
+publisher matches (default: the World Health Organization) are downloaded one at a time by the
+project's shared downloader (mdagents.http_download: a pause between requests, bounded retries
+honouring Retry-After, resumption of partial downloads with HTTP Range). What arrived is checksummed (sha256, recorded in
 `.downloads.json`) and must be a complete gzip'd tar; archives with unsafe member paths are
 refused whole. Only regular `.nxml` members are written, to `<out>/<accession>/<name>.nxml`.
 """
@@ -16,22 +16,19 @@ import io
 import json
 import posixpath
 import tarfile
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
-
-from mdagents.guidelines.errors import DownloadError
+from mdagents.http_download import DownloadError, PoliteDownloader
 
 DEFAULT_BASE_URL = "https://ftp.ncbi.nlm.nih.gov/pub/litarch/"
 DEFAULT_PUBLISHER = "World Health Organization"
 MANIFEST = ".downloads.json"
 PARTIAL_DIR = ".partial"
 MAX_MEMBER_BYTES = 64 * 1024 * 1024  # one NXML file larger than this is not a guideline
-_RETRY_STATUS = frozenset({408, 429, 500, 502, 503, 504})
+USER_AGENT = "mdagents-guidelines/0.1 (research harness)"
 
 
 @dataclass(frozen=True)
@@ -132,82 +129,11 @@ def extract_nxml(archive: Path, target: Path) -> list[Path]:
         raise DownloadError(f"{archive.name}: not a complete .tar.gz archive ({exc})") from None
 
 
-class BookshelfClient:
-    """HTTP with a pause between requests and bounded retries (429/5xx/network errors)."""
-
-    def __init__(self, base_url: str, *, delay: float = 0.4, retries: int = 3, timeout: float = 60.0,
-                 sleep: Callable[[float], None] = time.sleep) -> None:
-        self.base_url = base_url if base_url.endswith("/") else base_url + "/"
-        self.delay = delay
-        self.retries = retries
-        self._sleep = sleep
-        self._last = 0.0
-        self._http = httpx.Client(timeout=timeout, follow_redirects=True,
-                                  headers={"User-Agent": "mdagents-guidelines/0.1 (research harness)"})
-
-    def close(self) -> None:
-        self._http.close()
-
-    def _pause(self) -> None:
-        wait = self._last + self.delay - time.monotonic()
-        if wait > 0:
-            self._sleep(wait)
-        self._last = time.monotonic()
-
-    def _backoff(self, attempt: int, response: httpx.Response | None) -> None:
-        delay = min(30.0, 2.0 ** attempt)
-        header = response.headers.get("retry-after") if response is not None else None
-        if header and header.strip().isdigit():
-            delay = max(delay, min(float(header), 120.0))
-        self._sleep(delay if self.delay > 0 else 0.0)
-
-    def get_text(self, path: str) -> str:
-        url = self.base_url + path
-        for attempt in range(self.retries + 1):
-            self._pause()
-            response: httpx.Response | None = None
-            try:
-                response = self._http.get(url)
-                if response.status_code == 200:
-                    return response.text
-                if response.status_code not in _RETRY_STATUS:
-                    raise DownloadError(f"GET {url}: HTTP {response.status_code}")
-            except httpx.HTTPError as exc:
-                if attempt >= self.retries:
-                    raise DownloadError(f"GET {url}: {type(exc).__name__}") from None
-            if attempt >= self.retries:
-                raise DownloadError(f"GET {url}: HTTP {response.status_code if response else '?'} "
-                                    f"after {attempt + 1} attempts")
-            self._backoff(attempt, response)
-        raise DownloadError(f"GET {url} failed")  # pragma: no cover - loop always returns or raises
-
-    def fetch_to(self, path: str, part: Path) -> None:
-        """Download into `part`, resuming from its current size with a Range request."""
-        url = self.base_url + path
-        for attempt in range(self.retries + 1):
-            self._pause()
-            have = part.stat().st_size if part.exists() else 0
-            headers = {"Range": f"bytes={have}-"} if have else {}
-            response: httpx.Response | None = None
-            try:
-                with self._http.stream("GET", url, headers=headers) as response:
-                    if response.status_code == 416 and have:  # already complete
-                        return
-                    if response.status_code in (200, 206):
-                        mode = "ab" if response.status_code == 206 and have else "wb"
-                        with part.open(mode) as sink:
-                            for block in response.iter_bytes(1 << 16):
-                                sink.write(block)
-                        return
-                    if response.status_code not in _RETRY_STATUS:
-                        raise DownloadError(f"GET {url}: HTTP {response.status_code}")
-            except httpx.HTTPError as exc:
-                if attempt >= self.retries:
-                    raise DownloadError(f"GET {url}: {type(exc).__name__} after {attempt + 1} attempts") from None
-            if attempt >= self.retries:
-                raise DownloadError(f"GET {url}: HTTP {response.status_code if response else '?'} "
-                                    f"after {attempt + 1} attempts")
-            self._backoff(attempt, response)
+def bookshelf_client(base_url: str = DEFAULT_BASE_URL, *, delay: float = 0.4, retries: int = 3,
+                     timeout: float = 60.0) -> PoliteDownloader:
+    """The shared downloader set up for the Bookshelf; delay 0 (tests, mirrors) also drops our own backoff."""
+    return PoliteDownloader(base_url, delay=delay, retries=retries, timeout=timeout,
+                            backoff=1.0 if delay > 0 else 0.0, user_agent=USER_AGENT)
 
 
 def _sha256(path: Path) -> str:
@@ -248,7 +174,7 @@ def download_books(
     delay: float = 0.4,
     retries: int = 3,
     on_book: Callable[[BookEntry, str], None] | None = None,
-    client: BookshelfClient | None = None,
+    client: PoliteDownloader | None = None,
 ) -> DownloadReport:
     """Download the matching books' NXML files into `out_dir`; already complete books are skipped.
 
@@ -257,7 +183,7 @@ def download_books(
     """
     out_dir.mkdir(parents=True, exist_ok=True)
     own_client = client is None
-    client = client or BookshelfClient(base_url, delay=delay, retries=retries)
+    client = client or bookshelf_client(base_url, delay=delay, retries=retries)
     report = DownloadReport()
     try:
         entries = parse_file_list(client.get_text("file_list.csv"), publisher)

@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 from mdagents.errors import MDAgentsError, UsageError
+from mdagents.http_download import DownloadError  # noqa: F401 - downloads share one error type
 
 
 class GuidelineInputError(UsageError):
     """An input file (NXML, chunk checkpoint) is missing, unsafe or malformed: exit 2."""
-
-
-class DownloadError(MDAgentsError):
-    """A Bookshelf download failed or an archive was refused (bad checksum, unsafe paths)."""
 
 
 class EmbeddingError(MDAgentsError):
