@@ -119,6 +119,8 @@ def _expand(item: str) -> list[Path]:
             raise RunReadError(f"no run directory matches {item}")
         return runs
     path = Path(item)
+    if path.is_file() and path.suffix == ".json" and is_run_directory(path.with_suffix("")):
+        return []  # the seed-compatible copy beside its run (what `report output/*` expands to)
     if path.is_dir() and not is_run_directory(path):
         children = sorted(child for child in path.iterdir() if is_run_directory(child))
         if children:

@@ -123,3 +123,15 @@ def test_max_cost_stops_starting_new_questions(tmp_path: Path, capsys: pytest.Ca
     summary = json.loads((only_run_dir(tmp_path) / "summary.json").read_text())
     assert summary["status"] == "budget_exhausted"
     assert "--max-cost" in capsys.readouterr().err
+
+
+def test_report_over_a_shell_expanded_output_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with good_server() as server:
+        for level in ("basic", "advanced"):
+            assert main(cli_args(server, tmp_path, "--difficulty", level, n=3)) == 0
+    capsys.readouterr()
+    everything = sorted(str(p) for p in (tmp_path / "out").iterdir())  # run dirs and their .json copies
+    assert len(everything) == 4
+    assert main(["report", *everything, "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert sorted(r["n"] for r in report) == [3, 3] and all(r["accuracy"] == 1.0 for r in report)
