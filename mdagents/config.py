@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -125,7 +124,3 @@ def cache_path_for(config: RunConfig) -> Path | None:
     from mdagents.paths import cache_dir
 
     return cache_dir() / "responses.sqlite"
-
-
-def env_flag(name: str) -> bool:
-    return os.environ.get(name, "").strip().lower() in ("1", "true", "yes", "on")

@@ -13,7 +13,7 @@ import os
 import platform
 import subprocess
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +45,24 @@ def atomic_write_json(path: Path, data: Any, *, indent: int | None = 2) -> None:
             json.dump(data, fh, indent=indent, ensure_ascii=False, default=str)
             fh.flush()
             os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def write_json_list(path: Path, items: Iterable[Any]) -> None:
+    """A JSON array written item by item (flat memory), then renamed into place."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write("[")
+            for i, item in enumerate(items):
+                fh.write(",\n" if i else "\n")
+                fh.write(json.dumps(item, ensure_ascii=False, default=str))
+            fh.write("\n]\n")
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):

@@ -1,48 +1,82 @@
-"""The end-of-run summary: accuracy with a 95% interval, by difficulty, tokens, calls, cost, time."""
+"""The end-of-run summary: accuracy with a 95% interval, by difficulty, tokens, calls, cost, time.
+
+One pass over the records with running totals, so a sweep of any size is summarised in flat memory.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
 from mdagents.stats import wilson_interval
 
 
-def _level_stats(records: list[dict[str, Any]]) -> dict[str, Any]:
-    n = len(records)
-    correct = sum(1 for r in records if r.get("correct") is True)
-    low, high = wilson_interval(correct, n) if n else (None, None)
-    return {"n": n, "correct": correct, "accuracy": (correct / n) if n else None, "ci_low": low, "ci_high": high}
+@dataclass
+class _Tally:
+    n: int = 0
+    correct: int = 0
+
+    def add(self, record: dict[str, Any]) -> None:
+        self.n += 1
+        self.correct += record.get("correct") is True
+
+    def to_dict(self) -> dict[str, Any]:
+        low, high = wilson_interval(self.correct, self.n) if self.n else (None, None)
+        return {"n": self.n, "correct": self.correct, "accuracy": (self.correct / self.n) if self.n else None,
+                "ci_low": low, "ci_high": high}
+
+
+@dataclass
+class _Totals:
+    all: _Tally = field(default_factory=_Tally)
+    answered: _Tally = field(default_factory=_Tally)
+    levels: dict[str, _Tally] = field(default_factory=dict)
+    errors: int = 0
+    abstained: int = 0
+    parse_failures: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    calls: int = 0
+    cost: float | None = 0.0
+    latency: float = 0.0
+
+    def add(self, r: dict[str, Any]) -> None:
+        self.all.add(r)
+        self.levels.setdefault(str(r.get("difficulty") or "unknown"), _Tally()).add(r)
+        failed, abstained = bool(r.get("error")), bool(r.get("abstained"))
+        self.errors += failed
+        self.abstained += abstained
+        self.parse_failures += not failed and r.get("parse_status") == "failed"
+        if not failed and not abstained and r.get("parse_status") == "ok":
+            self.answered.add(r)
+        usage = (r.get("usage") or {}).get("total", {})
+        self.input_tokens += int(usage.get("input_tokens") or 0)
+        self.output_tokens += int(usage.get("output_tokens") or 0)
+        self.calls += int(r.get("calls") or 0)
+        cost = r.get("cost_usd")
+        self.cost = None if self.cost is None or cost is None else self.cost + cost
+        self.latency += float(r.get("latency_s") or 0)
 
 
 def summarize(records: Iterable[dict[str, Any]], *, wall_s: float | None = None) -> dict[str, Any]:
-    rows = list(records)
-    base = _level_stats(rows)
-    errors = sum(1 for r in rows if r.get("error"))
-    abstained = sum(1 for r in rows if r.get("abstained"))
-    parse_failures = sum(1 for r in rows if not r.get("error") and r.get("parse_status") == "failed")
-    answered = [r for r in rows if not r.get("error") and not r.get("abstained") and r.get("parse_status") == "ok"]
-    costs = [r.get("cost_usd") for r in rows]
-    by_level: dict[str, list[dict[str, Any]]] = {}
-    for r in rows:
-        by_level.setdefault(str(r.get("difficulty") or "unknown"), []).append(r)
-
-    def total(field: str) -> int:
-        return sum(int((r.get("usage") or {}).get("total", {}).get(field) or 0) for r in rows)
-
+    t = _Totals()
+    for record in records:
+        t.add(record)
+    n = t.all.n
     return {
-        **base,
-        "accuracy_answered": (sum(1 for r in answered if r.get("correct")) / len(answered)) if answered else None,
-        "answered": len(answered),
-        "parse_failures": parse_failures,
-        "errors": errors,
-        "abstained": abstained,
-        "by_difficulty": {level: _level_stats(items) for level, items in sorted(by_level.items())},
-        "input_tokens": total("input_tokens"),
-        "output_tokens": total("output_tokens"),
-        "calls": sum(int(r.get("calls") or 0) for r in rows),
-        "calls_per_question": (sum(int(r.get("calls") or 0) for r in rows) / len(rows)) if rows else None,
-        "cost_usd": None if any(c is None for c in costs) else round(sum(costs), 6),  # type: ignore[arg-type]
-        "latency_s_mean": (sum(float(r.get("latency_s") or 0) for r in rows) / len(rows)) if rows else None,
+        **t.all.to_dict(),
+        "accuracy_answered": t.answered.to_dict()["accuracy"],
+        "answered": t.answered.n,
+        "parse_failures": t.parse_failures,
+        "errors": t.errors,
+        "abstained": t.abstained,
+        "by_difficulty": {level: tally.to_dict() for level, tally in sorted(t.levels.items())},
+        "input_tokens": t.input_tokens,
+        "output_tokens": t.output_tokens,
+        "calls": t.calls,
+        "calls_per_question": (t.calls / n) if n else None,
+        "cost_usd": None if t.cost is None else round(t.cost, 6),
+        "latency_s_mean": (t.latency / n) if n else None,
         "wall_s": None if wall_s is None else round(wall_s, 2),
     }

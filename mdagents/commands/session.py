@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import signal
 import sys
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +20,15 @@ from mdagents.llm.factory import build_llm
 from mdagents.llm.models import load_prices, parse_model
 from mdagents.pipelines.base import Finalizer, finalize_once
 from mdagents.pipelines.exemplars import RUN_TRANSCRIPT
-from mdagents.results import RunDirectory, atomic_write_json, git_commit, now_iso, run_name, versions
+from mdagents.results import (
+    RunDirectory,
+    atomic_write_json,
+    git_commit,
+    now_iso,
+    run_name,
+    versions,
+    write_json_list,
+)
 from mdagents.runner import Runner, RunOutcome
 from mdagents.summary import summarize
 
@@ -114,14 +122,12 @@ def _run_overhead(runner: Runner, run_dir: RunDirectory) -> dict[str, Any]:
             "cost_usd": runner.transcript_cost(transcript)}
 
 
-def _seed_compatible(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _seed_compatible(records: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
     """The original tool's output list: question, label, answer, options, response, difficulty."""
-    return [
-        {"id": r["id"], "question": r["question"], "label": r["answer_idx"], "answer": r["answer"],
-         "options": r["options"], "response": r["response"], "prediction": r["prediction"],
-         "difficulty": r["difficulty"]}
-        for r in records
-    ]
+    for r in records:
+        yield {"id": r["id"], "question": r["question"], "label": r["answer_idx"], "answer": r["answer"],
+               "options": r["options"], "response": r["response"], "prediction": r["prediction"],
+               "difficulty": r["difficulty"]}
 
 
 def run_session(config: RunConfig) -> int:
@@ -146,7 +152,7 @@ def run_session(config: RunConfig) -> int:
     exemplars = load_exemplars(source, config.settings.num_exemplars)
     closers: list[Callable[[], Awaitable[None]]] = []
     finalize, extra = build_finalizer(config, llm, closers)
-    todo = list(planned_questions(config, source, done)) if config.num_samples is not None else None
+    planned = sum(1 for _ in planned_questions(config, source, done))  # a counting pass: memory stays flat
     manifest = {
         "run": name, "status": "running", "started_at": now_iso(), "config": config.to_dict(),
         "dataset_path": str(source.path), "versions": versions(), "git_commit": git_commit(),
@@ -155,7 +161,7 @@ def run_session(config: RunConfig) -> int:
     manifest_path = run_dir.path / (f"manifest.shard-{config.shard}.json" if config.shard else "manifest.json")
     atomic_write_json(manifest_path, manifest)
 
-    bar = tqdm(total=len(todo) if todo is not None else None, desc=f"{source.name} · {config.difficulty}",
+    bar = tqdm(total=planned, desc=f"{source.name} · {config.difficulty}",
                unit="q", dynamic_ncols=True, disable=None)
     tally = {"correct": 0, "done": 0, "failed": 0}
 
@@ -168,20 +174,19 @@ def run_session(config: RunConfig) -> int:
 
     runner = Runner(config, llm, run_dir, dataset=source.name, exemplars=exemplars, finalize=finalize,
                     extra_llms=extra, on_record=on_record, log=tqdm.write)
-    questions = todo if todo is not None else planned_questions(config, source, done)
+    questions = planned_questions(config, source, done)
     outcome = asyncio.run(_run_with_signals(runner, questions, [llm.aclose, *(m.aclose for m in extra), *closers]))
     bar.close()
     run_dir.close()
 
-    records = list(run_dir.records())
-    summary = summarize(records, wall_s=outcome.wall_s)
+    summary = summarize(run_dir.records(), wall_s=outcome.wall_s)
     summary["overhead"] = _run_overhead(runner, run_dir)
     summary |= {"status": outcome.status, "model": llm.name, "cache_hits": llm.ledger.cache_hits,
                 "retries": llm.ledger.retries, "spent_usd": round(runner.spent_usd(), 6)}
     summary_path = run_dir.path / (f"summary.shard-{config.shard}.json" if config.shard else "summary.json")
     atomic_write_json(summary_path, summary)
     if config.shard is None:
-        atomic_write_json(Path(config.output_dir) / f"{name}.json", _seed_compatible(records))
+        write_json_list(Path(config.output_dir) / f"{name}.json", _seed_compatible(run_dir.records()))
     atomic_write_json(manifest_path, manifest | {"status": outcome.status, "finished_at": now_iso()})
 
     print(_summary_table(summary, llm.name))
