@@ -1,35 +1,59 @@
 """A loopback OpenAI-compatible server for the benchmarks, run in its own process.
 
-Why a separate process: the fake server's threads (HTTP parsing, JSON, the scripted
-responder) would otherwise count as harness CPU and compete with the harness for the GIL.
+Why a separate process: the server's work (HTTP parsing, JSON, the scripted responder) would
+otherwise count as harness CPU and compete with the harness for the GIL.
 
     python bench/_server_process.py --latency 0.1 --dataset /path/test.jsonl
 
 It prints one JSON line {"base_url": ...} when ready, then answers commands on stdin, one
-per line: `count` prints the number of requests served so far; `quit` (or EOF) stops it.
-Every reply comes from `good_responder` over the questions of the given dataset files (and
-the train.jsonl beside each, for exemplar rationales).
+per line: `count` prints the number of requests served so far; `cpu` prints this process's CPU
+seconds so far; `quit` (or EOF) stops it. Every reply comes from `good_responder` over the
+questions of the given dataset files (and the train.jsonl beside each, for exemplar rationales).
+
+It is built to cost as little CPU per request as possible, because it shares the machine's
+cores with the harness while a real provider costs the harness machine nothing: one asyncio
+event loop (aiohttp.web, C HTTP parser) instead of a thread per request, the latency as a
+non-blocking `asyncio.sleep`, no access log, orjson when installed. aiohttp keeps connections
+alive (HTTP/1.1, 75 s idle timeout), sets TCP_NODELAY on every accepted socket, and sends a
+reply's headers and body in one write. The reply is the same as tests/fakes/servers.py's
+FakeServer("openai") gives for POST /v1/chat/completions (usage: whitespace token counts,
+cached_tokens = tokens of the longest message prefix an earlier request sent); other paths get
+an OpenAI-style 404 and a responder exception an OpenAI-style 500.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import sys
+import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
+
+from aiohttp import web
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from mdagents.datasets import load_questions, resolve_dataset  # noqa: E402
-from tests.fakes.servers import FakeServer, _Handler  # noqa: E402
 from tests.pipelines.responders import good_responder  # noqa: E402
 
-# FakeServer writes the headers and the body of a reply in two sends; with Nagle's algorithm on,
-# the body waits for the client's delayed ACK (~40 ms on Linux), which would add ~40 ms to every
-# call that no real provider adds. TCP_NODELAY, as real HTTP servers set it, removes that.
-_Handler.disable_nagle_algorithm = True
+try:
+    import orjson
+
+    _loads: Callable[[bytes], Any] = orjson.loads
+    _dumps: Callable[[Any], bytes] = orjson.dumps
+except ImportError:  # the stdlib's C json is only slightly slower
+    _loads = json.loads
+
+    def _dumps(obj: Any) -> bytes:
+        return json.dumps(obj, separators=(",", ":")).encode()
+
+
+_REASONING_PREFIXES = ("o1", "o3", "o4", "gpt-5")  # as tests/fakes/servers.py::is_reasoning_model
 
 
 def answer_lookup(datasets: list[str], limit: int | None = None) -> dict[str, str]:
@@ -46,6 +70,147 @@ def answer_lookup(datasets: list[str], limit: int | None = None) -> dict[str, st
     return lookup
 
 
+def _text_of(content: Any) -> str:
+    """Text of a wire message content: a string or a list of text blocks."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(str(b.get("text", "")) for b in content if isinstance(b, dict))
+    return ""
+
+
+def _limit(text: str, max_tokens: int | None, stops: list[str] | None) -> tuple[str, str]:
+    """Stop sequences and a token limit, as FakeServer applies them: (text, "stop" | "length")."""
+    for stop in stops or []:
+        if stop and stop in text:
+            text = text[: text.index(stop)]
+    if max_tokens is not None:
+        words = text.split()
+        if len(words) > max_tokens:
+            return " ".join(words[:max_tokens]), "length"
+    return text, "stop"
+
+
+class ChatServer:
+    """POST /v1/chat/completions answered by `responder` after `latency` seconds."""
+
+    def __init__(self, responder: Callable[[list[dict[str, str]], Any], str], latency: float) -> None:
+        self.responder = responder
+        self.latency = latency
+        self.requests = 0  # read by the stdin thread: an int read is atomic
+        # Prompt-cache emulation: each message prefix is keyed by a hash chain over its messages
+        # (one hash per message instead of hashing every prefix tuple again).
+        self._seen_prefixes: set[int] = set()
+        # Whitespace token counts by text: the system prompt and exemplars recur in most requests,
+        # and a dict lookup (one hash, one memcmp) is far cheaper than str.split on a long prompt.
+        self._tokens: dict[str, int] = {}
+
+    def _count(self, text: str) -> int:
+        n = self._tokens.get(text)
+        if n is None:
+            n = self._tokens[text] = len(text.split())
+        return n
+
+    def _cached_tokens(self, messages: list[dict[str, str]]) -> int:
+        """Tokens of the longest message prefix an earlier request already sent."""
+        cached = running = key = 0
+        for m in messages:
+            key = hash((key, m["role"], m["content"]))
+            running += self._count(m["content"])
+            if key in self._seen_prefixes:
+                cached = running
+            else:
+                self._seen_prefixes.add(key)
+        return cached
+
+    async def chat(self, request: web.Request) -> web.Response:
+        self.requests += 1
+        number = self.requests
+        raw = await request.read()
+        if self.latency:
+            await asyncio.sleep(self.latency)
+        try:
+            payload = self._completion(_loads(raw or b"{}"), number)
+        except Exception as exc:  # a broken responder or body shows up as a server error
+            return _error(500, f"bench server failed: {exc!r}")
+        return web.Response(body=_dumps(payload), content_type="application/json")
+
+    async def other(self, request: web.Request) -> web.Response:
+        self.requests += 1
+        await request.read()
+        return _error(404, f"no route {request.path}")
+
+    def _completion(self, body: dict[str, Any], number: int) -> dict[str, Any]:
+        messages = []
+        for m in body.get("messages", []):
+            role = m.get("role", "user")
+            messages.append({"role": "system" if role in ("system", "developer") else role,
+                             "content": _text_of(m.get("content"))})
+        model = str(body.get("model", ""))
+        stops = body.get("stop")
+        text, finish = _limit(str(self.responder(messages, body)),
+                              body.get("max_completion_tokens", body.get("max_tokens")),
+                              [stops] if isinstance(stops, str) else stops)
+        cached = self._cached_tokens(messages)
+        prompt = sum(self._count(m["content"]) for m in messages)
+        visible = len(text.split())
+        reasoning = 2 * visible + 3 if model.lower().rsplit("/", 1)[-1].startswith(_REASONING_PREFIXES) else 0
+        return {
+            "id": f"chatcmpl-fake{number}",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": model,
+            "system_fingerprint": "fp_fake",
+            "choices": [{"index": 0, "finish_reason": finish, "logprobs": None,
+                         "message": {"role": "assistant", "content": text, "refusal": None}}],
+            "usage": {
+                "prompt_tokens": prompt,
+                "completion_tokens": visible + reasoning,
+                "total_tokens": prompt + visible + reasoning,
+                "prompt_tokens_details": {"cached_tokens": cached, "audio_tokens": 0},
+                "completion_tokens_details": {"reasoning_tokens": reasoning, "audio_tokens": 0,
+                                              "accepted_prediction_tokens": 0, "rejected_prediction_tokens": 0},
+            },
+        }
+
+
+def _error(status: int, message: str) -> web.Response:
+    body = {"error": {"message": message, "type": "fake_error", "param": None, "code": str(status)}}
+    return web.Response(status=status, body=_dumps(body), content_type="application/json")
+
+
+def _read_commands(server: ChatServer, loop: asyncio.AbstractEventLoop, done: asyncio.Event) -> None:
+    """The stdin command loop, in a thread (blocked on read, so it costs nothing between commands)."""
+    for line in sys.stdin:  # bounded by the parent: it sends quit or closes the pipe
+        command = line.strip()
+        if command == "count":
+            print(server.requests, flush=True)
+        elif command == "cpu":
+            print(time.process_time(), flush=True)
+        elif command == "quit":
+            break
+    loop.call_soon_threadsafe(done.set)
+
+
+async def serve(server: ChatServer) -> None:
+    app = web.Application(client_max_size=64 * 1024 * 1024)
+    app.router.add_post("/v1/chat/completions", server.chat)
+    app.router.add_route("*", "/{tail:.*}", server.other)
+    runner = web.AppRunner(app, access_log=None, handle_signals=False, keepalive_timeout=75.0)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0, backlog=256)
+    await site.start()
+    port = runner.addresses[0][1]
+    done = asyncio.Event()
+    print(json.dumps({"base_url": f"http://127.0.0.1:{port}/v1"}), flush=True)
+    threading.Thread(target=_read_commands, args=(server, asyncio.get_running_loop(), done),
+                     name="bench-server-stdin", daemon=True).start()
+    try:
+        await done.wait()
+    finally:
+        await runner.cleanup()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--latency", type=float, default=0.1, help="seconds the server waits per request")
@@ -54,16 +219,7 @@ def main() -> int:
     parser.add_argument("--difficulty", default="intermediate", help="what it answers the difficulty classifier")
     args = parser.parse_args()
     responder = good_responder(answer_lookup(args.dataset, args.limit), args.difficulty)
-    with FakeServer("openai", responder, latency=args.latency) as server:
-        print(json.dumps({"base_url": server.base_url}), flush=True)
-        for line in sys.stdin:  # bounded by the parent: it sends quit or closes the pipe
-            command = line.strip()
-            if command == "count":
-                print(len(server.requests), flush=True)
-            elif command == "cpu":
-                print(time.process_time(), flush=True)
-            elif command == "quit":
-                break
+    asyncio.run(serve(ChatServer(responder, args.latency)))
     return 0
 
 

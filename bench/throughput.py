@@ -4,9 +4,9 @@
     python bench/throughput.py throughput      # or: cpu, replay (each runs alone)
 
 Every run goes through `mdagents.cli.main([...])` with `--model openai/gpt-4o-mini --base-url`
-pointing at bench/_server_process.py: a FakeServer in a separate process (so its CPU is not
-counted as the harness's) that answers every pipeline step correctly (good_responder) after a
-fixed latency. Questions come from --dataset (default: ../shared/datasets/medqa/test.jsonl when
+pointing at bench/_server_process.py: an asyncio (aiohttp) OpenAI-compatible server in a
+separate process (so its CPU is not counted as the harness's) that answers every pipeline step
+correctly (good_responder) after a fixed latency. Questions come from --dataset (default: ../shared/datasets/medqa/test.jsonl when
 present, else the project's sample set repeated up to the number needed). Not a test: it prints
 numbers and ratios, and says which target each misses.
 
