@@ -42,7 +42,8 @@ def atomic_write_json(path: Path, data: Any, *, indent: int | None = 2) -> None:
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, indent=indent, ensure_ascii=False, default=str)
+            # dumps, not dump: only the one-shot encoder runs in C (dump streams through Python).
+            fh.write(json.dumps(data, indent=indent, ensure_ascii=False, default=str))
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
