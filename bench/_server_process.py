@@ -39,6 +39,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from mdagents.datasets import load_questions, resolve_dataset  # noqa: E402
+from tests.fakes.servers import is_reasoning_model, limit_reply, openai_chat_body, text_of  # noqa: E402
 from tests.pipelines.responders import good_responder  # noqa: E402
 
 try:
@@ -53,9 +54,6 @@ except ImportError:  # the stdlib's C json is only slightly slower
         return json.dumps(obj, separators=(",", ":")).encode()
 
 
-_REASONING_PREFIXES = ("o1", "o3", "o4", "gpt-5")  # as tests/fakes/servers.py::is_reasoning_model
-
-
 def answer_lookup(datasets: list[str], limit: int | None = None) -> dict[str, str]:
     """question text -> true answer text, over the first `limit` questions of each file and its train split.
 
@@ -68,27 +66,6 @@ def answer_lookup(datasets: list[str], limit: int | None = None) -> dict[str, st
             for q in load_questions(resolve_dataset(str(path)), limit=limit):
                 lookup[q.question] = q.answer
     return lookup
-
-
-def _text_of(content: Any) -> str:
-    """Text of a wire message content: a string or a list of text blocks."""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "".join(str(b.get("text", "")) for b in content if isinstance(b, dict))
-    return ""
-
-
-def _limit(text: str, max_tokens: int | None, stops: list[str] | None) -> tuple[str, str]:
-    """Stop sequences and a token limit, as FakeServer applies them: (text, "stop" | "length")."""
-    for stop in stops or []:
-        if stop and stop in text:
-            text = text[: text.index(stop)]
-    if max_tokens is not None:
-        words = text.split()
-        if len(words) > max_tokens:
-            return " ".join(words[:max_tokens]), "length"
-    return text, "stop"
 
 
 class ChatServer:
@@ -145,33 +122,17 @@ class ChatServer:
         for m in body.get("messages", []):
             role = m.get("role", "user")
             messages.append({"role": "system" if role in ("system", "developer") else role,
-                             "content": _text_of(m.get("content"))})
+                             "content": text_of(m.get("content"))})
         model = str(body.get("model", ""))
         stops = body.get("stop")
-        text, finish = _limit(str(self.responder(messages, body)),
+        text, finish = limit_reply(str(self.responder(messages, body)),
                               body.get("max_completion_tokens", body.get("max_tokens")),
                               [stops] if isinstance(stops, str) else stops)
         cached = self._cached_tokens(messages)
         prompt = sum(self._count(m["content"]) for m in messages)
         visible = len(text.split())
-        reasoning = 2 * visible + 3 if model.lower().rsplit("/", 1)[-1].startswith(_REASONING_PREFIXES) else 0
-        return {
-            "id": f"chatcmpl-fake{number}",
-            "object": "chat.completion",
-            "created": int(time.time()),
-            "model": model,
-            "system_fingerprint": "fp_fake",
-            "choices": [{"index": 0, "finish_reason": finish, "logprobs": None,
-                         "message": {"role": "assistant", "content": text, "refusal": None}}],
-            "usage": {
-                "prompt_tokens": prompt,
-                "completion_tokens": visible + reasoning,
-                "total_tokens": prompt + visible + reasoning,
-                "prompt_tokens_details": {"cached_tokens": cached, "audio_tokens": 0},
-                "completion_tokens_details": {"reasoning_tokens": reasoning, "audio_tokens": 0,
-                                              "accepted_prediction_tokens": 0, "rejected_prediction_tokens": 0},
-            },
-        }
+        reasoning = 2 * visible + 3 if is_reasoning_model(model) else 0
+        return openai_chat_body(number, model, text, finish, prompt, visible, reasoning, cached)
 
 
 def _error(status: int, message: str) -> web.Response:

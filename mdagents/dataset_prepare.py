@@ -24,6 +24,7 @@ from mdagents.datasets import (
     DatasetSource,
     find_data_dir,
     iter_questions,
+    json_object,
     parse_record,
 )
 from mdagents.errors import DatasetError, UsageError
@@ -217,7 +218,7 @@ def _checked_jsonl(path: Path, split: str) -> Iterator[dict[str, Any]]:
             if not line.strip():
                 continue
             where = f"{path.name}:{line_no}"
-            record = _json_line(line, where)
+            record = json_object(line, where)
             parse_record(record, where=where, prefix=split, index=line_no - 1)
             yield record
 
@@ -282,7 +283,7 @@ def _medmcqa_member(archive: Path, member: str) -> Iterator[dict[str, Any]]:
         with zf.open(names[0]) as raw:
             for line_no, line in enumerate(io.TextIOWrapper(raw, encoding="utf-8"), start=1):
                 if line.strip():
-                    yield _medmcqa_record(_json_line(line, f"{names[0]}:{line_no}"), f"{names[0]}:{line_no}")
+                    yield _medmcqa_record(json_object(line, f"{names[0]}:{line_no}"), f"{names[0]}:{line_no}")
 
 
 def _medmcqa_record(raw: dict[str, Any], where: str) -> dict[str, Any]:
@@ -319,13 +320,3 @@ def _json_file(path: Path) -> Any:
             return json.load(handle)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise DatasetError(f"{path.name}: not valid JSON ({exc})") from exc
-
-
-def _json_line(line: str, where: str) -> dict[str, Any]:
-    try:
-        record = json.loads(line)
-    except json.JSONDecodeError as exc:
-        raise DatasetError(f"{where}: invalid JSON ({exc.msg} at column {exc.colno})") from exc
-    if not isinstance(record, dict):
-        raise DatasetError(f"{where}: expected a JSON object")
-    return record

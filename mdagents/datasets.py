@@ -189,13 +189,18 @@ def load_exemplars(source: DatasetSource, n: int) -> list[Question]:
 
 def parse_line(line: str, *, where: str, prefix: str, index: int) -> Question:
     """One JSONL line -> Question; `where` ("path:LINE") starts every error message."""
+    return parse_record(json_object(line, where), where=where, prefix=prefix, index=index)
+
+
+def json_object(line: str, where: str) -> dict[str, Any]:
+    """One JSONL line that must hold an object; errors start with `where` ("path:LINE")."""
     try:
         record = json.loads(line)
     except json.JSONDecodeError as exc:
         raise DatasetError(f"{where}: invalid JSON ({exc.msg} at column {exc.colno})") from exc
     if not isinstance(record, dict):
         raise DatasetError(f"{where}: expected a JSON object, got {type(record).__name__}")
-    return parse_record(record, where=where, prefix=prefix, index=index)
+    return record
 
 
 def parse_record(record: dict[str, Any], *, where: str, prefix: str, index: int) -> Question:

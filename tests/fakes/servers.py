@@ -66,7 +66,7 @@ def is_reasoning_model(model: str) -> bool:
     return name.startswith(("o1", "o3", "o4", "gpt-5", "gemini-2.5", "gemini-3"))
 
 
-def _text_of(content: Any) -> str:
+def text_of(content: Any) -> str:
     """Text of a wire message content: a string or a list of text blocks/parts."""
     if isinstance(content, str):
         return content
@@ -81,24 +81,24 @@ def parse_messages(wire: Wire, body: dict[str, Any]) -> list[Message]:
     if wire == "openai":
         for m in body.get("messages", []):
             role = "system" if m.get("role") in ("system", "developer") else m.get("role", "user")
-            messages.append(Message(role, _text_of(m.get("content"))))
+            messages.append(Message(role, text_of(m.get("content"))))
     elif wire == "anthropic":
         system = body.get("system")
         if system:
-            messages.append(Message("system", _text_of(system)))
+            messages.append(Message("system", text_of(system)))
         for m in body.get("messages", []):
-            messages.append(Message(m.get("role", "user"), _text_of(m.get("content"))))
+            messages.append(Message(m.get("role", "user"), text_of(m.get("content"))))
     else:
         system = body.get("systemInstruction") or body.get("system_instruction")
         if system:
-            messages.append(Message("system", _text_of(system.get("parts", []))))
+            messages.append(Message("system", text_of(system.get("parts", []))))
         for c in body.get("contents", []):
             role = "assistant" if c.get("role") == "model" else "user"
-            messages.append(Message(role, _text_of(c.get("parts", []))))
+            messages.append(Message(role, text_of(c.get("parts", []))))
     return messages
 
 
-def _limit(text: str, max_tokens: int | None, stops: list[str] | None) -> tuple[str, str]:
+def limit_reply(text: str, max_tokens: int | None, stops: list[str] | None) -> tuple[str, str]:
     """Apply stop sequences and a token limit like a server would: (text, "stop" | "length")."""
     for stop in stops or []:
         if stop and stop in text:
@@ -275,27 +275,12 @@ class FakeServer:
         model = str(body.get("model", ""))
         limit = body.get("max_completion_tokens", body.get("max_tokens"))
         stops = body.get("stop")
-        text, finish = _limit(self._reply(messages, body), limit, [stops] if isinstance(stops, str) else stops)
+        text, finish = limit_reply(self._reply(messages, body), limit, [stops] if isinstance(stops, str) else stops)
         prompt = sum(tokens(m.content) for m in messages)
         visible = tokens(text)
         reasoning = 2 * visible + 3 if is_reasoning_model(model) else 0
-        return {
-            "id": f"chatcmpl-fake{len(self.requests)}",
-            "object": "chat.completion",
-            "created": int(time.time()),
-            "model": model,
-            "system_fingerprint": "fp_fake",
-            "choices": [{"index": 0, "finish_reason": finish, "logprobs": None,
-                         "message": {"role": "assistant", "content": text, "refusal": None}}],
-            "usage": {
-                "prompt_tokens": prompt,
-                "completion_tokens": visible + reasoning,
-                "total_tokens": prompt + visible + reasoning,
-                "prompt_tokens_details": {"cached_tokens": self._cached_tokens(messages), "audio_tokens": 0},
-                "completion_tokens_details": {"reasoning_tokens": reasoning, "audio_tokens": 0,
-                                              "accepted_prediction_tokens": 0, "rejected_prediction_tokens": 0},
-            },
-        }
+        return openai_chat_body(len(self.requests), model, text, finish, prompt, visible, reasoning,
+                                self._cached_tokens(messages))
 
     def _openai_embeddings(self, body: dict[str, Any]) -> dict[str, Any]:
         inputs = body.get("input", [])
@@ -313,7 +298,7 @@ class FakeServer:
 
     def _anthropic_messages(self, body: dict[str, Any]) -> dict[str, Any]:
         messages = parse_messages("anthropic", body)
-        text, finish = _limit(self._reply(messages, body), body.get("max_tokens"), body.get("stop_sequences"))
+        text, finish = limit_reply(self._reply(messages, body), body.get("max_tokens"), body.get("stop_sequences"))
         stop_reason = "max_tokens" if finish == "length" else "end_turn"
         content: list[dict[str, Any]] = [{"type": "text", "text": text, "citations": None}]
         usage: dict[str, Any] = {"input_tokens": 0, "output_tokens": tokens(text),
@@ -351,7 +336,7 @@ class FakeServer:
         config = body.get("generationConfig") or body.get("generation_config") or {}
         limit = config.get("maxOutputTokens", config.get("max_output_tokens"))
         stops = config.get("stopSequences", config.get("stop_sequences"))
-        text, finish = _limit(self._reply(messages, body), limit, stops)
+        text, finish = limit_reply(self._reply(messages, body), limit, stops)
         prompt = sum(tokens(m.content) for m in messages)
         visible = tokens(text)
         usage: dict[str, Any] = {"promptTokenCount": prompt, "candidatesTokenCount": visible,
@@ -365,6 +350,28 @@ class FakeServer:
         return {"candidates": [{"content": {"role": "model", "parts": [{"text": text}]},
                                 "finishReason": "MAX_TOKENS" if finish == "length" else "STOP", "index": 0}],
                 "usageMetadata": usage, "modelVersion": model, "responseId": f"fake{len(self.requests)}"}
+
+
+def openai_chat_body(number: int, model: str, text: str, finish: str, prompt: int, visible: int, reasoning: int,
+                     cached: int) -> dict[str, Any]:
+    """A chat.completion reply as the OpenAI API sends it (also used by bench/_server_process.py)."""
+    return {
+        "id": f"chatcmpl-fake{number}",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": model,
+        "system_fingerprint": "fp_fake",
+        "choices": [{"index": 0, "finish_reason": finish, "logprobs": None,
+                     "message": {"role": "assistant", "content": text, "refusal": None}}],
+        "usage": {
+            "prompt_tokens": prompt,
+            "completion_tokens": visible + reasoning,
+            "total_tokens": prompt + visible + reasoning,
+            "prompt_tokens_details": {"cached_tokens": cached, "audio_tokens": 0},
+            "completion_tokens_details": {"reasoning_tokens": reasoning, "audio_tokens": 0,
+                                          "accepted_prediction_tokens": 0, "rejected_prediction_tokens": 0},
+        },
+    }
 
 
 class _NoRoute(Exception):
