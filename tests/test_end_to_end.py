@@ -135,3 +135,22 @@ def test_report_over_a_shell_expanded_output_folder(tmp_path: Path, capsys: pyte
     assert main(["report", *everything, "--format", "json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert sorted(r["n"] for r in report) == [3, 3] and all(r["accuracy"] == 1.0 for r in report)
+
+
+def test_pubmedqa_context_reaches_the_model_and_yes_no_maybe_is_graded(tmp_path: Path) -> None:
+    from mdagents.datasets import load_questions, resolve_dataset
+    from tests.fakes.servers import FakeServer
+    from tests.pipelines.responders import good_responder
+
+    questions = load_questions(resolve_dataset("pubmedqa"))
+    lookup = {q.question: q.answer for q in questions}
+    with FakeServer("openai", good_responder(lookup)) as server:
+        args = cli_args(server, tmp_path, "--dataset", "pubmedqa", "--difficulty", "basic", "--num-exemplars", "0", n=5)
+        assert main(args) == 0
+        prompts = [json.dumps(r["json"]) for r in server.requests]
+    records = read_records(only_run_dir(tmp_path))
+    assert len(records) == 5 and all(r["correct"] for r in records)
+    assert {r["answer"] for r in records} <= {"yes", "no", "maybe"}
+    assert all(r["context"] for r in records)
+    first_context = questions[0].context or ""
+    assert any(first_context[:80] in p for p in prompts)
