@@ -49,3 +49,17 @@ def test_one_real_question_end_to_end(tmp_path: Path) -> None:
     assert record["model"] == "local/smollm2-135m" and record["error"] is None
     assert record["parse_status"] == "ok" and record["prediction"] in record["options"]
     assert record["usage"]["total"]["input_tokens"] > 100 and record["cost_usd"] == 0.0
+
+
+def test_fit_context_drops_oldest_turns_but_keeps_system_and_last() -> None:
+    from mdagents.llm.local import MESSAGE_OVERHEAD_TOKENS, fit_context
+
+    messages = [Message("system", "s " * 10), Message("user", "old " * 50), Message("assistant", "reply " * 50),
+                Message("user", "new " * 20)]
+    count = lambda text: len(text.split())  # noqa: E731
+    assert fit_context(messages, 10_000, count) == (messages, 0)
+    budget = 10 + 50 + 20 + 3 * MESSAGE_OVERHEAD_TOKENS  # room for all but one 50-token turn
+    fitted, dropped = fit_context(messages, budget, count)
+    assert dropped == 1 and fitted == [messages[0], messages[2], messages[3]]
+    fitted, dropped = fit_context(messages, 1, count)  # never below system + last message
+    assert fitted == [messages[0], messages[3]] and dropped == 2
