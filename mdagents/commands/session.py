@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
 import sys
 from collections.abc import Awaitable, Callable, Iterable, Iterator
@@ -206,11 +207,21 @@ def run_session(config: RunConfig) -> int:
 
 async def _run_with_signals(runner: Runner, questions: Any,
                             closers: list[Callable[[], Awaitable[None]]]) -> RunOutcome:
-    """Run with Ctrl-C/SIGTERM turned into a clean stop (in-flight samples cancelled, redone on resume)."""
+    """Run with Ctrl-C/SIGTERM turned into a clean stop (in-flight samples cancelled, redone on resume).
+
+    The handlers stay installed until the event loop closes: a local model call already running
+    in a worker thread is waited for at shutdown, and a signal meanwhile must not kill the process
+    before the summary is written. A second signal quits at once (every finished question is
+    already on disk).
+    """
     loop = asyncio.get_running_loop()
     run_task = asyncio.create_task(runner.run(questions))
 
     def stop() -> None:
+        if runner.stop.is_set():
+            os.write(2, b"stopping now: finished questions are saved; re-run the same command to resume\n")
+            os._exit(130)
+        os.write(2, b"stopping after the calls in progress (press Ctrl-C again to quit at once)\n")
         runner.stop.set()
         run_task.cancel()
 
@@ -222,10 +233,5 @@ async def _run_with_signals(runner: Runner, questions: Any,
     try:
         return await run_task
     finally:
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            try:
-                loop.remove_signal_handler(sig)
-            except (NotImplementedError, RuntimeError):
-                pass
         for close in closers:
             await close()
