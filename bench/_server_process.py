@@ -101,16 +101,20 @@ class ChatServer:
         return cached
 
     async def chat(self, request: web.Request) -> web.Response:
+        arrived = time.perf_counter()
         self.requests += 1
         number = self.requests
         raw = await request.read()
-        if self.latency:
-            await asyncio.sleep(self.latency)
         try:
-            payload = self._completion(_loads(raw or b"{}"), number)
+            reply = web.Response(body=_dumps(self._completion(_loads(raw or b"{}"), number)),
+                                 content_type="application/json")
         except Exception as exc:  # a broken responder or body shows up as a server error
-            return _error(500, f"bench server failed: {exc!r}")
-        return web.Response(body=_dumps(payload), content_type="application/json")
+            reply = _error(500, f"bench server failed: {exc!r}")
+        # The reply is computed while the latency runs, not after it: a call takes `latency`
+        # from the request's arrival, however many requests arrive together.
+        if self.latency:
+            await asyncio.sleep(max(0.0, arrived + self.latency - time.perf_counter()))
+        return reply
 
     async def other(self, request: web.Request) -> web.Response:
         self.requests += 1

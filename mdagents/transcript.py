@@ -1,7 +1,8 @@
-"""Per-sample record of every LLM call (role, messages, reply, usage, latency), for audit and accounting."""
+"""Per-sample record of every LLM call (role, messages, reply, usage, timing), for audit and accounting."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,6 +21,7 @@ class CallRecord:
     cached: bool = False
     params: dict[str, Any] = field(default_factory=dict)
     error: str | None = None
+    start_s: float = 0.0  # when the call started, seconds after the sample (transcript) began
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -28,6 +30,7 @@ class CallRecord:
             "messages": self.messages,
             "reply": self.reply,
             "usage": self.usage.to_dict(),
+            "start_s": round(self.start_s, 4),
             "latency_s": round(self.latency_s, 4),
             "cached": self.cached,
             "params": self.params,
@@ -36,16 +39,22 @@ class CallRecord:
 
 
 class Transcript:
-    """Calls in the order they completed; concurrent calls from one sample append here too."""
+    """Calls in the order they completed; concurrent calls from one sample append here too.
+
+    Each call keeps its start time relative to the transcript's creation, so which calls ran
+    together (and the chain of calls that had to wait for each other) can be read back."""
 
     def __init__(self) -> None:
         self.calls: list[CallRecord] = []
+        self.began = time.perf_counter()
 
     def add(self, role: str, messages: Sequence[Message], reply: str, usage: Usage, latency_s: float,
             model: str, *, cached: bool = False, params: dict[str, Any] | None = None,
-            error: str | None = None) -> None:
+            error: str | None = None, started: float | None = None) -> None:
+        """`started`: the call's time.perf_counter() at its start (default: `latency_s` before now)."""
+        start = (time.perf_counter() - latency_s if started is None else started) - self.began
         self.calls.append(CallRecord(role, [m.to_dict() for m in messages], reply, usage, latency_s, model,
-                                     cached, params or {}, error))
+                                     cached, params or {}, error, max(0.0, start)))
 
     def total(self) -> Usage:
         total = Usage()

@@ -10,7 +10,7 @@ from mdagents.errors import LLMCallError
 from mdagents.llm.client import LLM, RetryPolicy
 from mdagents.llm.types import Message
 from mdagents.transcript import Transcript
-from tests.fakes.servers import FakeServer, Start, provider_classes
+from tests.fakes.servers import FakeServer, Start, provider_classes, wire_of
 
 KEY = "sk-test-Zq8v3LmN0pR7sT2uW5xY9aB4"
 QUESTION = [Message("system", "You are a clinician."), Message("user", "First-line drug for anaphylaxis?")]
@@ -38,7 +38,7 @@ def make_llm(wire: str, server: FakeServer, sleep: SleepRecorder, **policy: Any)
 
 @pytest.mark.parametrize("wire", list(PROVIDERS))
 async def test_rate_limit_waits_at_least_retry_after_then_succeeds(fake_server: Start, wire: str) -> None:
-    server = fake_server(wire, lambda messages, request: "Adrenaline IM.\nAnswer: (A)")
+    server = fake_server(wire_of(wire), lambda messages, request: "Adrenaline IM.\nAnswer: (A)")
     server.fail_next(429, headers={"retry-after": "7"})
     sleep = SleepRecorder()
     llm = make_llm(wire, server, sleep)
@@ -62,7 +62,7 @@ async def test_retry_after_is_capped(fake_server: Start) -> None:
 
 @pytest.mark.parametrize("wire", list(PROVIDERS))
 async def test_server_error_then_success(fake_server: Start, wire: str) -> None:
-    server = fake_server(wire)
+    server = fake_server(wire_of(wire))
     server.fail_next(500)
     sleep = SleepRecorder()
     llm = make_llm(wire, server, sleep, base_delay=1.0)
@@ -87,7 +87,7 @@ async def test_backoff_grows_between_attempts(fake_server: Start) -> None:
 
 @pytest.mark.parametrize("wire", list(PROVIDERS))
 async def test_timeout_then_success(fake_server: Start, wire: str) -> None:
-    server = fake_server(wire)
+    server = fake_server(wire_of(wire))
     server.hang_next(3)
     sleep = SleepRecorder()
     llm = make_llm(wire, server, sleep, timeout=0.4)
@@ -111,7 +111,7 @@ async def test_timeouts_exhaust_retries(fake_server: Start) -> None:
 
 @pytest.mark.parametrize("wire", list(PROVIDERS))
 async def test_fatal_401_fails_after_exactly_one_request(fake_server: Start, wire: str) -> None:
-    server = fake_server(wire)
+    server = fake_server(wire_of(wire))
     server.fail_next(401, times=5)
     sleep = SleepRecorder()
     llm = make_llm(wire, server, sleep)

@@ -12,7 +12,7 @@ import pytest
 from mdagents.errors import ProviderError
 from mdagents.llm import openai as openai_module
 from mdagents.llm.types import GenerationParams, Message
-from tests.fakes.servers import FakeServer, Start, fake_embedding, provider_classes
+from tests.fakes.servers import FakeServer, Start, fake_embedding, provider_classes, wire_of
 
 KEY = "sk-test-Zq8v3LmN0pR7sT2uW5xY9aB4"
 CONVERSATION = [
@@ -41,9 +41,13 @@ def reply_with(text: str) -> Callable[[list[Message], dict], str]:
 # -- OpenAI -----------------------------------------------------------------------------
 
 
-async def test_openai_request_and_response_translation(fake_server: Start) -> None:
+OPENAI_TRANSPORTS = ["openai", "openai-sdk"]
+
+
+@pytest.mark.parametrize("case", OPENAI_TRANSPORTS)
+async def test_openai_request_and_response_translation(fake_server: Start, case: str) -> None:
     server = fake_server("openai", reply_with("Inferior STEMI.\nAnswer: (B)"))
-    provider = make("openai", server)
+    provider = make(case, server)
     first = await provider.complete(CONVERSATION, PARAMS, timeout=5)
     second = await provider.complete(CONVERSATION, PARAMS, timeout=5)
     await provider.aclose()
@@ -66,11 +70,12 @@ async def test_openai_request_and_response_translation(fake_server: Start) -> No
     assert second.usage.cached_tokens == prompt_tokens  # the whole prompt was seen before
 
 
+@pytest.mark.parametrize("case", OPENAI_TRANSPORTS)
 @pytest.mark.parametrize("model", ["o3-mini", "o4-mini", "gpt-5-mini", "o1"])
 async def test_openai_reasoning_models_get_completion_token_limit_and_no_temperature(
-        fake_server: Start, model: str) -> None:
+        fake_server: Start, model: str, case: str) -> None:
     server = fake_server("openai", reply_with("Answer: (C)"))
-    provider = make("openai", server, model=model)
+    provider = make(case, server, model=model)
     completion = await provider.complete(CONVERSATION, PARAMS, timeout=5)
     await provider.aclose()
     body = server.requests[0]["json"]
@@ -80,9 +85,10 @@ async def test_openai_reasoning_models_get_completion_token_limit_and_no_tempera
     assert completion.usage.output_tokens == 2 + completion.usage.reasoning_tokens
 
 
-async def test_openai_compatible_server_without_key_gets_placeholder(fake_server: Start) -> None:
+@pytest.mark.parametrize("case", OPENAI_TRANSPORTS)
+async def test_openai_compatible_server_without_key_gets_placeholder(fake_server: Start, case: str) -> None:
     server = fake_server("openai")
-    provider = make("openai", server, model="qwen2.5:7b", key=None)
+    provider = make(case, server, model="qwen2.5:7b", key=None)
     completion = await provider.complete([Message("user", "hi")], GenerationParams(), timeout=5)
     await provider.aclose()
     assert completion.text
@@ -108,9 +114,10 @@ async def test_openai_embeddings_keep_input_order_across_batches(
     assert result.usage.calls == 3
 
 
-async def test_many_concurrent_requests_are_all_served(fake_server: Start) -> None:
+@pytest.mark.parametrize("case", OPENAI_TRANSPORTS)
+async def test_many_concurrent_requests_are_all_served(fake_server: Start, case: str) -> None:
     server = fake_server("openai", lambda messages, request: f"echo {messages[-1].content}", latency=0.05)
-    provider = make("openai", server)
+    provider = make(case, server)
     replies = await asyncio.gather(*(
         provider.complete([Message("user", f"q{i}")], GenerationParams(), timeout=10) for i in range(64)))
     await provider.aclose()
@@ -226,7 +233,7 @@ async def test_gemini_thinking_tokens_count_as_reasoning_and_output(fake_server:
 @pytest.mark.parametrize(("status", "retryable"), [(400, False), (401, False), (403, False), (404, False),
                                                    (408, True), (429, True), (500, True), (503, True)])
 async def test_http_errors_are_classified(fake_server: Start, wire: str, status: int, retryable: bool) -> None:
-    server = fake_server(wire)
+    server = fake_server(wire_of(wire))
     server.fail_next(status)
     provider = make(wire, server)
     with pytest.raises(ProviderError) as info:
@@ -240,7 +247,7 @@ async def test_http_errors_are_classified(fake_server: Start, wire: str, status:
 @pytest.mark.parametrize(("headers", "expected"), [({"retry-after": "7"}, 7.0),
                                                    ({"retry-after-ms": "1500", "retry-after": "9"}, 1.5)])
 async def test_rate_limit_carries_retry_after(fake_server: Start, wire: str, headers: dict, expected: float) -> None:
-    server = fake_server(wire)
+    server = fake_server(wire_of(wire))
     server.fail_next(429, headers=headers)
     provider = make(wire, server)
     with pytest.raises(ProviderError) as info:
@@ -273,8 +280,8 @@ ECHOED_KEY_BODIES = {
 
 @pytest.mark.parametrize("wire", list(PROVIDERS))
 async def test_api_key_never_appears_in_errors(fake_server: Start, wire: str) -> None:
-    server = fake_server(wire)
-    server.fail_next(401, body=ECHOED_KEY_BODIES[wire])
+    server = fake_server(wire_of(wire))
+    server.fail_next(401, body=ECHOED_KEY_BODIES[wire_of(wire)])
     provider = make(wire, server, key=ODD_KEY)
     with pytest.raises(ProviderError) as info:
         await provider.complete([Message("user", "hi")], GenerationParams(), timeout=5)
@@ -286,7 +293,7 @@ async def test_api_key_never_appears_in_errors(fake_server: Start, wire: str) ->
 
 @pytest.mark.parametrize("wire", list(PROVIDERS))
 async def test_timeout_is_retryable(fake_server: Start, wire: str) -> None:
-    server = fake_server(wire)
+    server = fake_server(wire_of(wire))
     server.hang_next(3)
     provider = make(wire, server)
     with pytest.raises(ProviderError) as info:
@@ -302,7 +309,7 @@ async def test_connection_refused_is_retryable(wire: str) -> None:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     cls, model = PROVIDERS[wire]
-    base_url = f"http://127.0.0.1:{port}" + ("/v1" if wire == "openai" else "")
+    base_url = f"http://127.0.0.1:{port}" + ("/v1" if wire_of(wire) == "openai" else "")
     provider = cls(model, api_key=KEY, base_url=base_url)
     with pytest.raises(ProviderError) as info:
         await provider.complete([Message("user", "hi")], GenerationParams(), timeout=5)

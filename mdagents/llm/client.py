@@ -121,7 +121,7 @@ class LLM:
             except LLMCallError as exc:
                 if transcript is not None:
                     transcript.add(role, messages, "", Usage(), time.perf_counter() - started, self.name,
-                                   params=params.to_dict(), error=str(exc))
+                                   params=params.to_dict(), error=str(exc), started=started)
                 raise
             if self.cache is not None and key is not None:
                 self.cache.put(key, completion)
@@ -133,7 +133,7 @@ class LLM:
         self.ledger.usage = self.ledger.usage + completion.usage
         if transcript is not None:
             transcript.add(role, messages, completion.text, completion.usage, completion.latency_s, self.name,
-                           cached=completion.cached, params=params.to_dict())
+                           cached=completion.cached, params=params.to_dict(), started=started)
         return completion
 
     async def embed(self, texts: Sequence[str], *, model: str | None = None) -> EmbeddingResult:

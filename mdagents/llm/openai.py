@@ -1,25 +1,33 @@
 """OpenAI (and any OpenAI-compatible server: vLLM, Ollama, llama.cpp server) chat and embeddings.
 
-Only translates: harness messages/params -> `chat.completions.create`, the reply -> `Completion`,
-SDK errors -> `ProviderError`. SDK retries are off; the `LLM` client is the only retry layer.
+Only translates: harness messages/params -> the chat-completions request body, the reply ->
+`Completion`, errors -> `ProviderError`. The SDK client is configured here (key, base URL,
+organisation, project, default headers) and serves embeddings; chat requests go out either
+through it (`MDAGENTS_OPENAI_TRANSPORT=sdk`) or, by default, with the same URL and headers over
+one pooled aiohttp session (`openai_wire.py`, a third of the CPU per call). SDK retries are off;
+the `LLM` client is the only retry layer.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Sequence
 from typing import Any
 
 import openai
 
-from mdagents.errors import ProviderError
+from mdagents.errors import ConfigError, ProviderError
+from mdagents.llm.openai_wire import ChatPoster
 from mdagents.llm.sdk_errors import aiohttp_transport, translate_sdk_error
 from mdagents.llm.types import Completion, EmbeddingResult, GenerationParams, Message, Usage
 
 # A key is mandatory for the SDK; self-hosted OpenAI-compatible servers ignore it.
 PLACEHOLDER_KEY = "not-needed"
 EMBED_BATCH = 512
+TRANSPORT_VARIABLE = "MDAGENTS_OPENAI_TRANSPORT"
+TRANSPORTS = ("direct", "sdk")
 
 # o1/o3/o4 and gpt-5 families take max_completion_tokens and reject temperature and stop.
 _REASONING = re.compile(r"^(o\d|gpt-5)", re.IGNORECASE)
@@ -33,12 +41,16 @@ def is_reasoning_model(model: str) -> bool:
 class OpenAIProvider:
     name = "openai"
 
-    def __init__(self, model: str, *, api_key: str | None, base_url: str | None) -> None:
+    def __init__(self, model: str, *, api_key: str | None, base_url: str | None,
+                 transport: str | None = None) -> None:
         self.model = model
         self.base_url = base_url
         self._api_key = api_key
+        self.transport = chat_transport(transport)
         self._client = openai.AsyncOpenAI(api_key=api_key or PLACEHOLDER_KEY, base_url=base_url, max_retries=0,
                                           http_client=aiohttp_transport(openai))
+        self._poster = (ChatPoster(self._client, where=f"openai/{model}", api_key=api_key)
+                        if self.transport == "direct" else None)
 
     def request_params(self, messages: Sequence[Message], params: GenerationParams) -> dict[str, Any]:
         """The keyword arguments of `chat.completions.create` (answer_format hints are ignored)."""
@@ -55,19 +67,11 @@ class OpenAIProvider:
         return kwargs
 
     async def complete(self, messages: Sequence[Message], params: GenerationParams, *, timeout: float) -> Completion:
-        try:
-            # `chat.completions.create` re-walks every message dict to "transform" it and builds
-            # pydantic models of the reply: milliseconds of CPU per call at sweep scale. Posting
-            # the same body through the SDK client, and reading the JSON reply ourselves, keeps
-            # the SDK's transport, auth and errors without that cost.
-            body = await self._client.post("/chat/completions", body=self.request_params(messages, params),
-                                           cast_to=str, options={"timeout": timeout})
-            response = json.loads(body)
-        except openai.OpenAIError as exc:
-            raise self._translate(exc) from None
-        except ValueError as exc:
-            raise ProviderError(f"openai/{self.model} returned a reply that is not JSON: {exc}",
-                                retryable=True) from None
+        body = self.request_params(messages, params)
+        if self._poster is not None:
+            response = await self._poster.post(body, timeout=timeout)
+        else:
+            response = await self._post_with_sdk(body, timeout)
         choices = response.get("choices") or []
         if not choices:
             raise ProviderError(f"openai/{self.model} returned no choices")
@@ -79,6 +83,19 @@ class OpenAIProvider:
             finish_reason=choice.get("finish_reason"),
             raw={"id": response.get("id"), "system_fingerprint": response.get("system_fingerprint")},
         )
+
+    async def _post_with_sdk(self, body: dict[str, Any], timeout: float) -> dict[str, Any]:
+        try:
+            # `chat.completions.create` re-walks every message dict to "transform" it and builds
+            # pydantic models of the reply; posting the same body and reading the JSON ourselves
+            # keeps the SDK's transport, auth and errors without that cost.
+            reply = await self._client.post("/chat/completions", body=body, cast_to=str, options={"timeout": timeout})
+            return dict(json.loads(reply))
+        except openai.OpenAIError as exc:
+            raise self._translate(exc) from None
+        except (TypeError, ValueError) as exc:
+            raise ProviderError(f"openai/{self.model} returned a reply that is not a JSON object: {exc}",
+                                retryable=True) from None
 
     async def embed(self, texts: Sequence[str], *, model: str, timeout: float) -> EmbeddingResult:
         """Vectors in input order, sent in batches; usage counts the input tokens."""
@@ -104,7 +121,17 @@ class OpenAIProvider:
         return translate_sdk_error(exc, sdk=openai, where=f"openai/{self.model}", api_key=self._api_key)
 
     async def aclose(self) -> None:
+        if self._poster is not None:
+            await self._poster.aclose()
         await self._client.close()
+
+
+def chat_transport(requested: str | None) -> str:
+    """"direct" (default) or "sdk": the argument, else $MDAGENTS_OPENAI_TRANSPORT."""
+    choice = (requested or os.environ.get(TRANSPORT_VARIABLE) or "direct").strip().lower()
+    if choice not in TRANSPORTS:
+        raise ConfigError(f"{TRANSPORT_VARIABLE}={choice!r}: expected one of {', '.join(TRANSPORTS)}")
+    return choice
 
 
 def _usage(usage: dict[str, Any] | None) -> Usage:

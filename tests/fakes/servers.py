@@ -17,6 +17,7 @@ an earlier request (as provider prompt caches do); reasoning models report reaso
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import json
 import struct
@@ -234,6 +235,8 @@ class FakeServer:
             return 500, self._error_body(500, f"fake server responder failed: {exc!r}"), {}
 
     def _route(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        if path.startswith("http://"):  # sent to us as a proxy: serve it as the upstream would
+            path = "/" + path.split("/", 3)[3]
         path = path.split("?", 1)[0]
         if self.wire == "openai" and path == "/v1/chat/completions":
             return self._openai_chat(body)
@@ -405,17 +408,29 @@ def fake_server() -> Iterator[Callable[..., FakeServer]]:
         yield start
 
 
-# The three cloud providers and a model name each, for tests parametrised over wire formats.
 Start = Callable[..., FakeServer]
 
 
-def provider_classes() -> dict[str, tuple[type, str]]:
+def provider_classes() -> dict[str, tuple[Callable[..., Any], str]]:
+    """Provider constructors and a model name each, for tests parametrised over wire formats.
+
+    "openai" posts chat requests over its own aiohttp session (the default), "openai-sdk" through
+    the SDK's client (MDAGENTS_OPENAI_TRANSPORT=sdk): both must behave the same on the wire."""
     from mdagents.llm.anthropic import AnthropicProvider
     from mdagents.llm.gemini import GeminiProvider
     from mdagents.llm.openai import OpenAIProvider
 
     return {
         "openai": (OpenAIProvider, "gpt-4o-mini"),
+        "openai-sdk": (functools.partial(OpenAIProvider, transport="sdk"), "gpt-4o-mini"),
         "anthropic": (AnthropicProvider, "claude-haiku-4-5"),
         "gemini": (GeminiProvider, "gemini-2.0-flash"),
     }
+
+
+def wire_of(provider_case: str) -> Wire:
+    """The wire format a `provider_classes()` entry speaks ("openai-sdk" -> "openai")."""
+    wire = provider_case.split("-", 1)[0]
+    if wire not in ("openai", "anthropic", "gemini"):
+        raise ValueError(f"unknown provider case {provider_case!r}")
+    return wire  # type: ignore[return-value]

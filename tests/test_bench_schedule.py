@@ -1,0 +1,43 @@
+"""The benchmark's zero-overhead schedule: the bound it reports must be right, or its verdicts are."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+
+from schedule import stage_widths, zero_overhead_makespan
+
+INTERMEDIATE = [1, 5, 5, 5, 1]  # recruiter, opinions, debate decisions, final answers, moderator
+
+
+def test_one_question_takes_its_chain() -> None:
+    assert zero_overhead_makespan([INTERMEDIATE], concurrency=1, max_connections=32, latency=0.1) == pytest.approx(0.5)
+
+
+def test_a_narrow_cap_splits_stages() -> None:
+    # 5-wide stages through 2 connections take 3 steps each: 1 + 1 + 3 + 3 + 3.
+    assert zero_overhead_makespan([INTERMEDIATE], concurrency=1, max_connections=2, latency=1.0) == 11.0
+    # One connection: one call at a time.
+    assert zero_overhead_makespan([INTERMEDIATE] * 3, concurrency=3, max_connections=1, latency=1.0) == 51.0
+
+
+def test_questions_in_slots_without_a_binding_cap() -> None:
+    # 50 questions of chain 5 on 16 slots: ceil(50 / 16) = 4 rounds of 5 steps.
+    assert zero_overhead_makespan([INTERMEDIATE] * 50, concurrency=16, max_connections=80,
+                                  latency=0.1) == pytest.approx(2.0)
+
+
+def test_binding_cap_costs_more_than_the_fluid_bound() -> None:
+    makespan = zero_overhead_makespan([INTERMEDIATE] * 50, concurrency=16, max_connections=32, latency=0.1)
+    fluid = 50 * sum(INTERMEDIATE) * 0.1 / 32
+    assert makespan >= fluid
+    assert makespan == pytest.approx(2.9)  # the ramp-up and the tail leave connections idle
+
+
+def test_stage_widths_from_start_times() -> None:
+    starts = [0.001, 1.003, 2.004, 2.005, 2.006, 3.010, 3.012]
+    assert stage_widths(starts, 1.0) == [1, 1, 3, 2]

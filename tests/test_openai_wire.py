@@ -1,0 +1,115 @@
+"""The direct OpenAI chat transport sends what the SDK would send and reports failures the same way."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from mdagents.errors import ConfigError, ProviderError
+from mdagents.llm.openai import OpenAIProvider
+from mdagents.llm.openai_wire import server_message
+from mdagents.llm.types import GenerationParams, Message
+from tests.fakes.servers import FakeServer, Start
+
+KEY = "sk-test-Zq8v3LmN0pR7sT2uW5xY9aB4"
+HI = [Message("user", "hi")]
+# Differ per request by design (retry count, timeout hint, idempotency) or set by the HTTP library.
+PER_REQUEST = {"x-stainless-retry-count", "x-stainless-read-timeout", "idempotency-key", "content-length",
+               "host", "accept-encoding", "connection", "x-stainless-async"}
+
+
+def sent_headers(server: FakeServer, transport: str) -> dict[str, str]:
+    async def one() -> None:
+        provider = OpenAIProvider("gpt-4o-mini", api_key=KEY, base_url=server.base_url, transport=transport)
+        await provider.complete(HI, GenerationParams(), timeout=5)
+        await provider.aclose()
+
+    asyncio.run(one())
+    headers = server.requests[-1]["headers"]
+    return {name: value for name, value in headers.items() if name not in PER_REQUEST}
+
+
+def test_direct_transport_sends_the_sdk_headers(fake_server: Start, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_ORG_ID", "org-research-lab")
+    monkeypatch.setenv("OPENAI_PROJECT_ID", "proj_mdagents")
+    server = fake_server("openai")
+    via_sdk = sent_headers(server, "sdk")
+    direct = sent_headers(server, "direct")
+    assert direct == via_sdk
+    assert direct["authorization"] == f"Bearer {KEY}"
+    assert (direct["openai-organization"], direct["openai-project"]) == ("org-research-lab", "proj_mdagents")
+    assert direct["content-type"] == "application/json"
+
+
+def test_one_provider_serves_successive_event_loops(fake_server: Start) -> None:
+    """A notebook runs one asyncio loop per cell: the provider's session must follow the loop."""
+    server = fake_server("openai", lambda messages, request: "Answer: (A)")
+    provider = OpenAIProvider("gpt-4o-mini", api_key=KEY, base_url=server.base_url, transport="direct")
+    for _ in range(2):
+        completion = asyncio.run(provider.complete(HI, GenerationParams(), timeout=5))
+        assert completion.text == "Answer: (A)"
+    asyncio.run(provider.aclose())
+    assert len(server.requests) == 2
+
+
+def test_transport_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MDAGENTS_OPENAI_TRANSPORT", "sdk")
+    assert OpenAIProvider("gpt-4o-mini", api_key=KEY, base_url=None).transport == "sdk"
+    monkeypatch.setenv("MDAGENTS_OPENAI_TRANSPORT", "curl")
+    with pytest.raises(ConfigError, match="MDAGENTS_OPENAI_TRANSPORT='curl': expected one of direct, sdk"):
+        OpenAIProvider("gpt-4o-mini", api_key=KEY, base_url=None)
+    monkeypatch.delenv("MDAGENTS_OPENAI_TRANSPORT")
+    assert OpenAIProvider("gpt-4o-mini", api_key=KEY, base_url=None).transport == "direct"
+
+
+async def test_error_message_of_the_server_is_kept(fake_server: Start) -> None:
+    server = fake_server("openai")
+    server.fail_next(400, body={"object": "error", "message": "This model's maximum context length is 8192 tokens",
+                                "type": "BadRequestError", "code": 400})  # how vLLM answers
+    provider = OpenAIProvider("qwen2.5-7b", api_key=None, base_url=server.base_url, transport="direct")
+    with pytest.raises(ProviderError) as info:
+        await provider.complete(HI, GenerationParams(), timeout=5)
+    await provider.aclose()
+    assert (info.value.status, info.value.retryable) == (400, False)
+    assert str(info.value) == ("openai/qwen2.5-7b: Error code: 400 - "
+                               "This model's maximum context length is 8192 tokens")
+
+
+@pytest.mark.parametrize(("raw", "expected"), [
+    (b'{"error": {"message": "Rate limit reached", "type": "requests"}}', "Rate limit reached"),
+    (b'{"object": "error", "message": "model not found"}', "model not found"),
+    (b'{"detail": "Not Found"}', "Not Found"),
+    (b'{"error": "upstream overloaded"}', "upstream overloaded"),
+    (b"<html><body>502 Bad Gateway</body></html>\n", "<html><body>502 Bad Gateway</body></html>"),
+    (b"", "(empty body)"),
+])
+def test_server_message_shapes(raw: bytes, expected: str) -> None:
+    assert server_message(raw) == expected
+
+
+async def test_requests_go_through_the_proxy_of_the_environment(
+        fake_server: Start, monkeypatch: pytest.MonkeyPatch) -> None:
+    proxy = fake_server("openai", lambda messages, request: "via proxy")
+    monkeypatch.setenv("HTTP_PROXY", f"http://127.0.0.1:{proxy.port}")
+    monkeypatch.delenv("NO_PROXY", raising=False)
+    monkeypatch.delenv("no_proxy", raising=False)
+    monkeypatch.delenv("http_proxy", raising=False)  # the lower-case name would win
+    provider = OpenAIProvider("gpt-4o-mini", api_key=KEY, base_url="http://llm.internal.example:8000/v1",
+                              transport="direct")
+    completion = await provider.complete(HI, GenerationParams(), timeout=5)
+    await provider.aclose()
+    assert completion.text == "via proxy"
+    assert proxy.requests[0]["path"] == "http://llm.internal.example:8000/v1/chat/completions"
+
+
+async def test_no_proxy_bypasses_the_proxy(fake_server: Start, monkeypatch: pytest.MonkeyPatch) -> None:
+    server = fake_server("openai", lambda messages, request: "direct")
+    monkeypatch.setenv("HTTP_PROXY", "http://127.0.0.1:9")  # nothing listens there
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    monkeypatch.delenv("http_proxy", raising=False)
+    monkeypatch.delenv("no_proxy", raising=False)
+    provider = OpenAIProvider("gpt-4o-mini", api_key=KEY, base_url=server.base_url, transport="direct")
+    completion = await provider.complete(HI, GenerationParams(), timeout=5)
+    await provider.aclose()
+    assert completion.text == "direct"
