@@ -409,7 +409,7 @@ def bench_cpu(args: argparse.Namespace, tmp: Path) -> bool:
     ok = per_call["direct"] < 0.002
     print(f"CPU per call: {per_call['direct'] * 1000:.2f} ms  (target < 2 ms: {verdict(ok)})")
     if args.profile:
-        # A new server (new base_url): see the limiter note in bench/README.md.
+        # A new server, so that the profiled run is alone on it.
         with ServerProcess(0.0, [dataset], args.level, args.cpu_n) as server:
             profile = cProfile.Profile()
             run_cli(server, dataset, tmp / "cpu-profile", n=args.cpu_n, level=args.level,
