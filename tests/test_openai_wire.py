@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import ssl
+from pathlib import Path
 
 import pytest
+import trustme
 
 from mdagents.errors import ConfigError, ProviderError
 from mdagents.llm.openai import OpenAIProvider
@@ -113,3 +116,41 @@ async def test_no_proxy_bypasses_the_proxy(fake_server: Start, monkeypatch: pyte
     completion = await provider.complete(HI, GenerationParams(), timeout=5)
     await provider.aclose()
     assert completion.text == "direct"
+
+
+@pytest.fixture
+def https_authority(tmp_path: Path) -> tuple[ssl.SSLContext, Path]:
+    """A throwaway certificate authority: the server's TLS context and the CA file clients may trust."""
+    authority = trustme.CA()
+    server_context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    authority.issue_cert("127.0.0.1").configure_cert(server_context)
+    ca_file = tmp_path / "ca.pem"
+    authority.cert_pem.write_to_path(str(ca_file))
+    return server_context, ca_file
+
+
+@pytest.mark.parametrize("transport", ["direct", "sdk"])
+async def test_https_trusts_the_ca_of_ssl_cert_file(fake_server: Start, monkeypatch: pytest.MonkeyPatch,
+                                                     https_authority: tuple[ssl.SSLContext, Path],
+                                                     transport: str) -> None:
+    server_context, ca_file = https_authority
+    server = fake_server("openai", lambda messages, request: "over TLS", tls=server_context)
+    assert server.base_url.startswith("https://")
+    monkeypatch.setenv("SSL_CERT_FILE", str(ca_file))
+    provider = OpenAIProvider("gpt-4o-mini", api_key=KEY, base_url=server.base_url, transport=transport)
+    completion = await provider.complete(HI, GenerationParams(), timeout=5)
+    await provider.aclose()
+    assert completion.text == "over TLS"
+
+
+async def test_https_refuses_an_untrusted_certificate(fake_server: Start, monkeypatch: pytest.MonkeyPatch,
+                                                      https_authority: tuple[ssl.SSLContext, Path]) -> None:
+    server_context, _ = https_authority
+    server = fake_server("openai", tls=server_context)
+    monkeypatch.delenv("SSL_CERT_FILE", raising=False)
+    monkeypatch.delenv("SSL_CERT_DIR", raising=False)
+    provider = OpenAIProvider("gpt-4o-mini", api_key=KEY, base_url=server.base_url, transport="direct")
+    with pytest.raises(ProviderError, match="certificate verify failed"):
+        await provider.complete(HI, GenerationParams(), timeout=5)
+    await provider.aclose()
+    assert server.requests == []

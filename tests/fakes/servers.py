@@ -20,6 +20,7 @@ import base64
 import functools
 import hashlib
 import json
+import ssl
 import struct
 import threading
 import time
@@ -169,7 +170,9 @@ class _Server(ThreadingHTTPServer):
 class FakeServer:
     """A context-managed loopback server speaking one provider's wire format."""
 
-    def __init__(self, wire: Wire, responder: Responder | None = None, *, latency: float = 0.0) -> None:
+    def __init__(self, wire: Wire, responder: Responder | None = None, *, latency: float = 0.0,
+                 tls: ssl.SSLContext | None = None) -> None:
+        """`tls`: a server-side context (e.g. from trustme) to speak https instead of http."""
         if wire not in ("openai", "anthropic", "gemini"):
             raise ValueError(f"unknown wire format {wire!r}")
         self.wire: Wire = wire
@@ -182,8 +185,10 @@ class FakeServer:
         self._closed = threading.Event()
         self._httpd = _Server(("127.0.0.1", 0), _Handler)
         self._httpd.owner = self
+        if tls is not None:
+            self._httpd.socket = tls.wrap_socket(self._httpd.socket, server_side=True)
         self.port: int = self._httpd.server_address[1]
-        host = f"http://127.0.0.1:{self.port}"
+        host = f"{'https' if tls else 'http'}://127.0.0.1:{self.port}"
         self.base_url = f"{host}/v1" if wire == "openai" else host
         self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.02},
                                         name=f"fake-{wire}", daemon=True)
@@ -386,8 +391,9 @@ def server_factory() -> Iterator[Callable[..., FakeServer]]:
     """`with server_factory() as start: server = start("gemini", responder)`; all closed on exit."""
     started: list[FakeServer] = []
 
-    def start(wire: Wire, responder: Responder | None = None, *, latency: float = 0.0) -> FakeServer:
-        server = FakeServer(wire, responder, latency=latency)
+    def start(wire: Wire, responder: Responder | None = None, *, latency: float = 0.0,
+              tls: ssl.SSLContext | None = None) -> FakeServer:
+        server = FakeServer(wire, responder, latency=latency, tls=tls)
         started.append(server)
         return server
 
