@@ -12,6 +12,8 @@ SDK path does (HTTP status, Retry-After, the server's message, never the key).
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import inspect
 import json
 import os
 import ssl
@@ -45,7 +47,7 @@ class ChatPoster:
     async def post(self, body: dict[str, Any], *, timeout: float) -> dict[str, Any]:
         data = json.dumps(body, separators=(",", ":")).encode()
         try:
-            async with self._session_here().post(self.url, data=data, allow_redirects=False,
+            async with self._session_here().post(self.url, data=data,  # follows redirects, as the SDK does
                                                  timeout=aiohttp.ClientTimeout(total=timeout)) as response:
                 raw = await response.read()
         except TimeoutError:
@@ -71,7 +73,9 @@ class ChatPoster:
     def _session_here(self) -> aiohttp.ClientSession:
         """The session of the running event loop (a notebook may run several loops one after another)."""
         loop = asyncio.get_running_loop()
-        if self._session is None or self._session.closed or self._loop is not loop:
+        if self._session is not None and self._loop is not loop:
+            self._abandon()
+        if self._session is None or self._session.closed:
             # No connection cap here: the LLM client's limiter bounds requests in flight. Loading CA
             # certificates takes ~50 ms: only for https. The headers are the session's: merging
             # per-request headers costs aiohttp 0.1 ms a call.
@@ -83,10 +87,24 @@ class ChatPoster:
             self._loop = loop
         return self._session
 
+    def _abandon(self) -> None:
+        """Drop the session of an earlier event loop: its sockets belong to that loop and cannot be awaited here."""
+        session, self._session = self._session, None
+        if session is None or session.closed:
+            return
+        connector = session.connector
+        session.detach()
+        if connector is not None:
+            with contextlib.suppress(Exception):  # the old loop may be closed: its transports go with it
+                waiting = connector.close(abort_ssl=True)
+                if inspect.iscoroutine(waiting):
+                    waiting.close()
+
     async def aclose(self) -> None:
-        if self._session is not None and not self._session.closed and self._loop is asyncio.get_running_loop():
+        if self._session is not None and self._loop is asyncio.get_running_loop():
             await self._session.close()
-        self._session = None
+            self._session = None
+        self._abandon()
 
 
 def server_message(raw: bytes) -> str:
