@@ -84,6 +84,37 @@ def test_dry_run_calls_no_model(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert "10 question(s) to run" in out and "intermediate" in out and "no model was called" in out
 
 
+def test_a_test_split_without_train_split_says_basic_is_zero_shot(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    alone = tmp_path / "alone"
+    alone.mkdir()
+    sample = Path(__file__).resolve().parent.parent / "data" / "medqa" / "test.jsonl"
+    (alone / "test.jsonl").write_text("".join(sample.read_text().splitlines(keepends=True)[:3]))
+    with good_server() as server:
+        args = cli_args(server, tmp_path, "--difficulty", "basic", n=3)
+        args[args.index("medqa")] = str(alone / "test.jsonl")
+        assert main([*args, "--dry-run"]) == 0
+        dry = capsys.readouterr()
+        assert main(args) == 0
+        err = capsys.readouterr().err
+    note = f"basic questions get 0 few-shot exemplar(s), not 5: no train.jsonl beside {alone / 'test.jsonl'}"
+    assert note in dry.err and note in err
+    assert "|                     basic |       1 |" in dry.out  # the estimate counts no rationale calls
+    run_dir = only_run_dir(tmp_path)
+    manifest = json.loads((run_dir / "manifest.json").read_text())
+    assert manifest["exemplars"] == {"path": None, "ids": []}
+    assert all(r["calls"] == 1 for r in read_records(run_dir))
+    assert json.loads((run_dir / "summary.json").read_text())["overhead"]["calls"] == 0
+
+
+def test_manifest_names_the_exemplars(tmp_path: Path) -> None:
+    with good_server() as server:
+        assert main(cli_args(server, tmp_path, "--difficulty", "basic", "--num-exemplars", "2", n=2)) == 0
+    manifest = json.loads((only_run_dir(tmp_path) / "manifest.json").read_text())
+    assert manifest["exemplars"]["path"].endswith("data/medqa/train.jsonl")
+    assert len(manifest["exemplars"]["ids"]) == 2
+
+
 def test_failed_samples_are_records_and_retry_failed_fixes_them(tmp_path: Path) -> None:
     with good_server() as server:
         server.fail_next(400, times=3)  # fatal: the first three calls fail for good

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from prettytable import PrettyTable
 
 from mdagents.config import RunConfig
@@ -11,7 +13,8 @@ from mdagents.llm.models import cost_usd, load_prices
 from mdagents.pipelines.base import LEVELS
 
 
-def print_plan(config: RunConfig, questions: list[Question], *, done: int) -> None:
+def print_plan(config: RunConfig, questions: list[Question], *, done: int, exemplars: int) -> None:
+    """`exemplars`: how many few-shot exemplars the dataset's train split actually provides."""
     spec = config.model_spec
     prices = load_prices(config.price_file)
     n = len(questions)
@@ -25,11 +28,12 @@ def print_plan(config: RunConfig, questions: list[Question], *, done: int) -> No
         return
     q_tokens = int(sum(len(q.question) + sum(len(o) for o in q.options.values()) for q in questions) / 4 / n)
     adaptive = config.difficulty == "adaptive"
+    settings = replace(config.settings, num_exemplars=min(exemplars, config.settings.num_exemplars))
     levels = LEVELS if adaptive else (config.difficulty,)
     table = PrettyTable(["if every question went to", "calls/q", "input tok/q", "output tok/q", f"cost for {n} (USD)"])
     table.align = "r"
     for level in levels:
-        est = calls_per_question(level, config.settings, n, adaptive=adaptive)
+        est = calls_per_question(level, settings, n, adaptive=adaptive)
         lo_in, lo_out = est.tokens(q_tokens, est.calls_min)
         hi_in, hi_out = est.tokens(q_tokens, est.calls_max)
         lo_cost = cost_usd(spec.name, lo_in * n, lo_out * n, prices)

@@ -142,21 +142,29 @@ def run_session(config: RunConfig) -> int:
     if config.retry_failed:
         done -= {r["id"] for r in run_dir.records() if r.get("error")}
 
+    exemplars = load_exemplars(source, config.settings.num_exemplars)
+    if config.difficulty in ("basic", "adaptive") and len(exemplars) < config.settings.num_exemplars:
+        print(f"note: basic questions get {len(exemplars)} few-shot exemplar(s), not "
+              f"{config.settings.num_exemplars}: " + (f"{source.train_path} has only {len(exemplars)}"
+                                                      if source.train_path else f"no train.jsonl beside {source.path}"),
+              file=sys.stderr)
     if config.dry_run:
         from mdagents.commands.dry_run import print_plan
 
-        print_plan(config, list(planned_questions(config, source, done)), done=len(done))
+        print_plan(config, list(planned_questions(config, source, done)), done=len(done), exemplars=len(exemplars))
         return 0
 
     assert llm is not None
     run_dir.prepare(fresh=config.fresh, retry_failed=config.retry_failed)
-    exemplars = load_exemplars(source, config.settings.num_exemplars)
     closers: list[Callable[[], Awaitable[None]]] = []
     finalize, extra = build_finalizer(config, llm, closers)
     planned = sum(1 for _ in planned_questions(config, source, done))  # a counting pass: memory stays flat
     manifest = {
         "run": name, "status": "running", "started_at": now_iso(), "config": config.to_dict(),
-        "dataset_path": str(source.path), "versions": versions(), "git_commit": git_commit(),
+        "dataset_path": str(source.path),
+        "exemplars": {"path": str(source.train_path) if source.train_path else None,
+                      "ids": [q.id for q in exemplars]},
+        "versions": versions(), "git_commit": git_commit(),
         "prompt_hashes": prompts.hashes(), "command": sys.argv,
     }
     manifest_path = run_dir.path / (f"manifest.shard-{config.shard}.json" if config.shard else "manifest.json")

@@ -1,11 +1,12 @@
 """OpenAI-compatible chat completions posted over one pooled aiohttp session.
 
 Why not the SDK's `client.post`: its per-request machinery (request-options models, httpx request,
-header and URL objects, response wrappers) costs about 1.2 ms of CPU per call on a 2-core machine,
-two thirds of the harness's CPU per call. Against a fast server (vLLM on the next machine) that is
-what bounds a sweep. The SDK client still decides what is sent: the URL, key, organisation, project
-and default headers are read from it. This module only moves the bytes and reports failures as the
-SDK path does (HTTP status, Retry-After, the server's message, never the key).
+header and URL objects, response wrappers) costs 1-1.5 ms of CPU per call on a 2-core machine. Through
+it the whole harness takes 2-2.6 ms per call, this way 0.6-1 ms (`python bench/throughput.py cpu`).
+Against a fast server (vLLM on the next machine) that CPU is what bounds a sweep. The SDK client
+still decides what is sent: the URL, key, organisation, project and default headers are read from
+it. This module only moves the bytes and reports failures as the SDK path does (HTTP status,
+Retry-After, the server's message, never the key), with the same proxy and CA settings.
 `MDAGENTS_OPENAI_TRANSPORT=sdk` sends through the SDK instead (see `mdagents/llm/openai.py`).
 """
 
