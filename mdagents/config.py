@@ -11,6 +11,7 @@ from mdagents.llm.models import ModelSpec, parse_model
 from mdagents.pipelines.base import LEVELS, PipelineSettings
 
 DIFFICULTIES = ("adaptive", *LEVELS)
+TRANSCRIPT_FORMATS = ("json", "gzip", "none")  # --transcripts
 
 
 def load_dotenv_file(path: str | Path | None = None) -> None:
@@ -76,6 +77,7 @@ class RunConfig:
     critic_model: str | None = None
     critic_attempts: int = 2
     critic_abstain: bool = False
+    transcripts: str = "json"
 
     @property
     def model_spec(self) -> ModelSpec:

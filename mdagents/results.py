@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import gzip
 import json
 import os
 import platform
@@ -18,10 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from mdagents import __version__
+from mdagents.config import TRANSCRIPT_FORMATS
 from mdagents.errors import ConfigError
-
-with contextlib.suppress(ImportError):  # the notebook readers (being built alongside)
-    from mdagents.runs import load_run, load_runs, to_dataframe  # noqa: F401
+from mdagents.runs import TRANSCRIPTS_DIR, load_run, load_runs, to_dataframe, transcript_stem  # noqa: F401
 
 
 def now_iso() -> str:
@@ -38,12 +38,17 @@ def atomic_write_json(path: Path, data: Any, *, indent: int | None = 2) -> None:
     """Write JSON to a temp file and rename it into place: readers never see half a file.
 
     `indent=None` for large files: only compact JSON goes through the C encoder."""
+    # dumps, not dump: only the one-shot encoder runs in C (dump streams through Python).
+    atomic_write_bytes(path, json.dumps(data, indent=indent, ensure_ascii=False, default=str).encode("utf-8"))
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    """Write bytes to a temp file, fsync, and rename it into place."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            # dumps, not dump: only the one-shot encoder runs in C (dump streams through Python).
-            fh.write(json.dumps(data, indent=indent, ensure_ascii=False, default=str))
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)
@@ -116,12 +121,16 @@ def _truncate_torn_tail(path: Path) -> None:
 class RunDirectory:
     """One run's directory and its results file (one file per shard)."""
 
-    def __init__(self, path: Path, *, shard: str | None = None) -> None:
+    def __init__(self, path: Path, *, shard: str | None = None, transcripts: str = "json") -> None:
+        """`transcripts`: json (plain), gzip (`<id>.json.gz`, ~20× smaller for multi-agent levels) or none."""
+        if transcripts not in TRANSCRIPT_FORMATS:
+            raise ConfigError(f"--transcripts must be one of {', '.join(TRANSCRIPT_FORMATS)}; got {transcripts!r}")
+        self.transcript_format = transcripts
         self.path = path
         self.results_path = path / (f"results.shard-{shard}.jsonl" if shard else "results.jsonl")
         self.manifest_path = path / "manifest.json"
         self.summary_path = path / "summary.json"
-        self.transcripts = path / "transcripts"
+        self.transcripts = path / TRANSCRIPTS_DIR
         self._fh: Any = None
 
     def prepare(self, *, fresh: bool, retry_failed: bool) -> None:
@@ -129,7 +138,8 @@ class RunDirectory:
             for child in (self.results_path, self.summary_path):
                 child.unlink(missing_ok=True)
         self.path.mkdir(parents=True, exist_ok=True)
-        self.transcripts.mkdir(exist_ok=True)
+        if self.transcript_format != "none":
+            self.transcripts.mkdir(exist_ok=True)
         _truncate_torn_tail(self.results_path)
         if retry_failed:
             self._drop_failed()
@@ -162,8 +172,15 @@ class RunDirectory:
         os.fsync(self._fh.fileno())
 
     def write_transcript(self, sample_id: str, calls: list[dict[str, Any]]) -> None:
-        safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in sample_id)
-        atomic_write_json(self.transcripts / f"{safe}.json", {"id": sample_id, "calls": calls}, indent=None)
+        if self.transcript_format == "none":
+            return
+        stem = transcript_stem(sample_id)
+        data = {"id": sample_id, "calls": calls}
+        if self.transcript_format == "gzip":
+            text = json.dumps(data, ensure_ascii=False, default=str).encode("utf-8")
+            atomic_write_bytes(self.transcripts / f"{stem}.json.gz", gzip.compress(text, compresslevel=6, mtime=0))
+        else:
+            atomic_write_json(self.transcripts / f"{stem}.json", data, indent=None)
 
     def close(self) -> None:
         if self._fh is not None:

@@ -8,6 +8,7 @@ Only conflicting duplicates, where two files disagree about one id's answer, are
 from __future__ import annotations
 
 import glob
+import gzip
 import json
 import re
 import warnings
@@ -19,6 +20,7 @@ from typing import Any
 from mdagents.errors import UsageError
 
 RESULTS_FILE = "results.jsonl"
+TRANSCRIPTS_DIR = "transcripts"
 _SHARD_FILE = re.compile(r"^results\.shard-(\d+)-of-(\d+)\.jsonl$")
 _SHARD_MANIFEST = re.compile(r"^manifest\.shard-(\d+)-of-(\d+)\.json$")
 _USAGE_FIELDS = ("input_tokens", "output_tokens", "cached_tokens", "reasoning_tokens", "calls")
@@ -61,6 +63,23 @@ class Run:
 
     def by_id(self) -> dict[str, dict[str, Any]]:
         return {record["id"]: record for record in self.records}
+
+    def transcript(self, sample_id: str) -> dict[str, Any]:
+        """{"id", "calls": [...]} of one sample (plain or gzip-compressed, see `--transcripts`)."""
+        stem = self.path / TRANSCRIPTS_DIR / transcript_stem(sample_id)
+        for path, opener in ((stem.with_name(stem.name + ".json"), open),
+                             (stem.with_name(stem.name + ".json.gz"), gzip.open)):
+            if path.is_file():
+                with opener(path, "rt", encoding="utf-8") as fh:
+                    return json.load(fh)  # type: ignore[no-any-return]
+        written = self.manifest.get("config", {}).get("transcripts", "json")
+        why = " (the run was made with --transcripts none)" if written == "none" else ""
+        raise RunReadError(f"{self.path}: no transcript for {sample_id!r}{why}")
+
+
+def transcript_stem(sample_id: str) -> str:
+    """A sample id as a file name (anything but letters, digits, - _ . becomes _)."""
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in sample_id)
 
 
 def load_run(path: str | Path) -> Run:

@@ -185,3 +185,24 @@ def test_pubmedqa_context_reaches_the_model_and_yes_no_maybe_is_graded(tmp_path:
     assert all(r["context"] for r in records)
     first_context = questions[0].context or ""
     assert any(first_context[:80] in p for p in prompts)
+
+
+def test_transcripts_gzip_and_none(tmp_path: Path) -> None:
+    from mdagents.runs import RunReadError, load_run
+
+    runs = {}
+    with good_server() as server:
+        for fmt in ("json", "gzip", "none"):
+            out = tmp_path / fmt
+            assert main(cli_args(server, out, "--difficulty", "intermediate", "--transcripts", fmt, n=2)) == 0
+            runs[fmt] = load_run(only_run_dir(out))
+    sample = runs["json"].records[0]["id"]
+    plain, packed = runs["json"].transcript(sample), runs["gzip"].transcript(sample)
+    assert [c["reply"] for c in packed["calls"]] == [c["reply"] for c in plain["calls"]]
+    assert len(packed["calls"]) == runs["gzip"].by_id()[sample]["calls"] == 17
+    sizes = {fmt: sum(f.stat().st_size for f in (runs[fmt].path / "transcripts").iterdir()) for fmt in ("json", "gzip")}
+    assert sizes["gzip"] * 5 < sizes["json"]
+    assert not (runs["none"].path / "transcripts").exists()
+    assert len(runs["none"].records) == 2 and all(r["correct"] for r in runs["none"].records)
+    with pytest.raises(RunReadError, match="--transcripts none"):
+        runs["none"].transcript(sample)

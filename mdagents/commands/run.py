@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from mdagents.config import DIFFICULTIES, RunConfig, Shard
+from mdagents.config import DIFFICULTIES, TRANSCRIPT_FORMATS, RunConfig, Shard
 from mdagents.llm.models import DEFAULT_MODEL
 from mdagents.pipelines.base import PipelineSettings
 
@@ -79,6 +79,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     run.add_argument(*_both("--retry-failed"), dest="retry_failed", action="store_true",
                      help="re-run only the failed questions of an existing run")
     run.add_argument("--shard", default=None, help="run slice i of n (e.g. 2/4); `report` merges shards")
+    run.add_argument("--transcripts", choices=TRANSCRIPT_FORMATS, default="json",
+                     help="per-sample call logs: json (default), gzip (~20x smaller for multi-agent levels) or none")
     run.add_argument("-v", "--verbose", action="store_true", help="print the agents' conversation")
 
 
@@ -96,7 +98,7 @@ def config_from_args(args: argparse.Namespace) -> RunConfig:
         max_retries=args.max_retries, max_cost=args.max_cost, price_file=args.price_file, dry_run=args.dry_run,
         shard=Shard.parse(args.shard) if args.shard else None, verbose=args.verbose, settings=settings,
         rag=args.rag, rag_k=args.rag_k, db_url=args.db_url, critic=args.critic, critic_model=args.critic_model,
-        critic_attempts=args.critic_attempts, critic_abstain=args.critic_abstain,
+        critic_attempts=args.critic_attempts, critic_abstain=args.critic_abstain, transcripts=args.transcripts,
     ).validate()
 
 

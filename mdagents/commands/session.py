@@ -137,7 +137,8 @@ def run_session(config: RunConfig) -> int:
     llm = None if config.dry_run else make_llm(config)
     source = resolve_dataset(config.dataset, split=config.split, data_dir=config.data_dir)
     name = run_name(spec.safe_name, source.name, config.difficulty, config.num_samples)
-    run_dir = RunDirectory(Path(config.output_dir) / name, shard=str(config.shard) if config.shard else None)
+    run_dir = RunDirectory(Path(config.output_dir) / name, shard=str(config.shard) if config.shard else None,
+                           transcripts=config.transcripts)
     done = set() if config.fresh or not run_dir.results_path.exists() else run_dir.done_ids()
     if config.retry_failed:
         done -= {r["id"] for r in run_dir.records() if r.get("error")}
