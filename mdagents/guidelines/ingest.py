@@ -6,6 +6,8 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from mdagents.guidelines.embedders import Embedder
 from mdagents.guidelines.errors import EmbeddingError
 from mdagents.guidelines.records import Chunk
@@ -39,6 +41,9 @@ async def ingest(
 ) -> IngestReport:
     """Store `chunks` with their embeddings. Idempotent: the chunks' sources are replaced, not appended.
 
+    Atomic: every chunk is embedded first (the slow part), then the sources' old rows are replaced
+    in one transaction. A crash or an embedding error leaves the store as it was, and searches
+    running meanwhile see the old rows until the new ones are all in.
     Refuses (StoreError) before embedding anything when the store holds another model's vectors,
     unless `reset` drops the table first. `on_progress(n)` is called after each batch of n chunks.
     """
@@ -47,22 +52,19 @@ async def ingest(
     else:
         store.check_model(embedder.name)
     sources = sorted({c.source for c in chunks})
-    embed_seconds = store_seconds = 0.0
-    prepared = False
+    vectors: list[np.ndarray] = []  # float32: a large corpus waits in memory until the one transaction
+    began = time.perf_counter()
     for start in range(0, len(chunks), max(1, batch_size)):
         batch = chunks[start:start + batch_size]
-        began = time.perf_counter()
-        vectors = await embedder.embed_documents([c.content for c in batch])
-        embed_seconds += time.perf_counter() - began
-        if len(vectors) != len(batch) or not vectors[0]:
-            raise EmbeddingError(f"{embedder.name} returned {len(vectors)} vectors for {len(batch)} chunks")
-        began = time.perf_counter()
-        if not prepared:
-            store.create_schema(len(vectors[0]))
-            store.delete_sources(sources)
-            prepared = True
-        store.add_chunks(batch, vectors, embedder.name)
-        store_seconds += time.perf_counter() - began
+        embedded = await embedder.embed_documents([c.content for c in batch])
+        if len(embedded) != len(batch) or not embedded[0]:
+            raise EmbeddingError(f"{embedder.name} returned {len(embedded)} vectors for {len(batch)} chunks")
+        vectors.extend(np.asarray(v, dtype=np.float32) for v in embedded)
         if on_progress is not None:
             on_progress(len(batch))
+    embed_seconds = time.perf_counter() - began
+    began = time.perf_counter()
+    if chunks:
+        store.replace_sources(sources, chunks, vectors, embedder.name)
+    store_seconds = time.perf_counter() - began
     return IngestReport(len(chunks), len(sources), embedder.name, embed_seconds, store_seconds)

@@ -122,8 +122,16 @@ class GuidelineStore:
 
     def add_chunks(self, chunks: Sequence[Chunk], embeddings: Sequence[Sequence[float]], model: str) -> None:
         """Create or replace chunks by id, in one transaction."""
+        self.replace_sources([], chunks, embeddings, model)
+
+    def replace_sources(self, sources: Sequence[str], chunks: Sequence[Chunk],
+                        embeddings: Sequence[Sequence[float]] | Sequence[np.ndarray], model: str) -> None:
+        """In one transaction: remove every chunk of `sources`, then create or replace `chunks` by id."""
         if len(chunks) != len(embeddings):
             raise StoreError(f"{len(chunks)} chunks but {len(embeddings)} embeddings")
+        if not chunks:
+            return
+        self.create_schema(len(embeddings[0]))
         rows = [(c.id, c.source, c.section, c.content, np.asarray(e, dtype=np.float32), model)
                 for c, e in zip(chunks, embeddings, strict=True)]
         sql = (f"INSERT INTO {TABLE} (id, source, section, content, embedding, model) "
@@ -132,15 +140,11 @@ class GuidelineStore:
                "model = EXCLUDED.model, created_at = now()")
         with self._lock, self._conn.transaction(), self._conn.cursor() as cursor:
             try:
+                if sources:
+                    cursor.execute(f"DELETE FROM {TABLE} WHERE source = ANY(%s)", (list(sources),))
                 cursor.executemany(sql, rows)
             except _psycopg().Error as exc:
                 raise StoreError(f"could not store chunks: {_first_line(exc)}") from None
-
-    def delete_sources(self, sources: Sequence[str]) -> int:
-        """Remove every chunk of these sources (before re-ingesting them); returns the count."""
-        if not sources or not self.table_exists():
-            return 0
-        return self._run(f"DELETE FROM {TABLE} WHERE source = ANY(%s)", (list(sources),)).rowcount
 
     def count(self) -> int:
         if not self.table_exists():

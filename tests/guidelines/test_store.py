@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 
 from mdagents.errors import StoreError
+from mdagents.guidelines.errors import EmbeddingError
 from mdagents.guidelines.ingest import ingest
 from mdagents.guidelines.records import Chunk
 from mdagents.guidelines.retriever import StoreRetriever
@@ -29,6 +32,33 @@ async def test_ingest_is_idempotent(store: GuidelineStore, sample_chunks: list[C
     rows = store._run(f"SELECT count(*) FROM {TABLE} WHERE source = %s", (malaria[0].source,)).fetchone()[0]
     assert rows == 2
     assert store.count() == len(sample_chunks) - len(malaria) + 2
+
+
+class FailingAfter(HashEmbedder):
+    """Embeds `batches` batches, then fails as a model server going away would."""
+
+    def __init__(self, batches: int) -> None:
+        super().__init__()
+        self.batches = batches
+
+    async def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
+        if self.batches == 0:
+            raise EmbeddingError("embedding server went away")
+        self.batches -= 1
+        return await super().embed_documents(texts)
+
+
+async def test_failed_reingest_leaves_the_source_as_it_was(store: GuidelineStore) -> None:
+    old = [Chunk(f"tb#{i}", "tb", f"Old {i}", f"old text {i}") for i in range(4)]
+    await ingest(old, HashEmbedder(), store)
+    new = [Chunk(f"tb#{i}", "tb", f"New {i}", f"new text {i}") for i in range(6)]
+    with pytest.raises(EmbeddingError, match="went away"):
+        await ingest(new, FailingAfter(batches=1), store, batch_size=2)  # fails on the second batch
+    rows = store._run(f"SELECT section FROM {TABLE} WHERE source = 'tb' ORDER BY id").fetchall()
+    assert [r[0] for r in rows] == ["Old 0", "Old 1", "Old 2", "Old 3"]
+    await ingest(new, HashEmbedder(), store, batch_size=2)
+    rows = store._run(f"SELECT section FROM {TABLE} WHERE source = 'tb' ORDER BY id").fetchall()
+    assert [r[0] for r in rows] == [f"New {i}" for i in range(6)]
 
 
 async def test_schema_has_hnsw_cosine_index_and_model_column(store: GuidelineStore) -> None:
