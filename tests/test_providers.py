@@ -183,6 +183,7 @@ async def test_anthropic_tools_pass_through_and_text_blocks_are_joined(fake_serv
     await provider.aclose()
     assert server.requests[0]["json"]["tools"] == tools
     assert completion.text == answer  # text blocks around the tool call, joined; tool blocks dropped
+    assert completion.raw["citations"] == [{"url": "https://www.nice.org.uk/guidance/ng1", "title": "Guideline"}]
 
 
 # -- Gemini -----------------------------------------------------------------------------

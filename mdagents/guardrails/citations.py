@@ -28,14 +28,14 @@ def store_citations(chunks: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def web_citations(text: str, raw: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """Links a web-enabled answer cites (from the provider's raw citations when given, else the text)."""
-    urls: list[str] = []
+    titles: dict[str, str] = {}
     for item in (raw or {}).get("citations", []) or []:
         if isinstance(item, dict) and item.get("url"):
-            urls.append(str(item["url"]))
-    urls += [u.rstrip(".,;") for u in _URL.findall(text)]
-    seen: dict[str, None] = dict.fromkeys(urls)
-    return [{"source": u, "url": u, "section": "", "similarity": None, "origin": "web",
-             "trusted": is_trusted_url(u)} for u in seen]
+            titles.setdefault(str(item["url"]), str(item.get("title") or ""))
+    for url in _URL.findall(text):
+        titles.setdefault(url.rstrip(".,;"), "")
+    return [{"source": u, "url": u, "section": title, "similarity": None, "origin": "web",
+             "trusted": is_trusted_url(u)} for u, title in titles.items()]
 
 
 def open_guideline_retriever(db_url: str | None = None, k: int = 4) -> tuple[Retriever | None, Callable[[], None]]:

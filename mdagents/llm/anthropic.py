@@ -71,12 +71,15 @@ class AnthropicProvider:
             raise self._translate(exc) from None
         # With tools the answer comes as several text blocks around tool calls and citations.
         text = "".join(block.text for block in response.content if getattr(block, "type", None) == "text")
+        raw: dict[str, object] = {"id": response.id}
+        if cited := cited_pages(response.content):
+            raw["citations"] = cited
         return Completion(
             text=text,
             usage=_usage(response.usage),
             model=response.model or self.model,
             finish_reason=response.stop_reason,
-            raw={"id": response.id},
+            raw=raw,
         )
 
     def _translate(self, exc: Exception) -> ProviderError:
@@ -85,6 +88,19 @@ class AnthropicProvider:
 
     async def aclose(self) -> None:
         await self._client.close()
+
+
+def cited_pages(blocks: Sequence[object]) -> list[dict[str, str]]:
+    """Web pages the answer's text cites (server web search/fetch), in order, once each."""
+    pages: dict[str, dict[str, str]] = {}
+    for block in blocks:
+        if getattr(block, "type", None) != "text":
+            continue
+        for citation in getattr(block, "citations", None) or []:
+            url = getattr(citation, "url", None)
+            if isinstance(url, str) and url and url not in pages:
+                pages[url] = {"url": url, "title": str(getattr(citation, "title", None) or "")}
+    return list(pages.values())
 
 
 def _usage(usage: Any) -> Usage:

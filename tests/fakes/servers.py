@@ -324,7 +324,10 @@ class FakeServer:
                               "title": "Guideline", "encrypted_content": "ZmFrZQ==", "page_age": None}]},
                 {"type": "text", "text": " ".join(words[:half]) + (" " if len(words) > half else ""),
                  "citations": None},
-                {"type": "text", "text": " ".join(words[half:]), "citations": None},
+                {"type": "text", "text": " ".join(words[half:]),
+                 "citations": [{"type": "web_search_result_location", "url": "https://www.nice.org.uk/guidance/ng1",
+                                "title": "Guideline", "cited_text": " ".join(words[half:])[:150],
+                                "encrypted_index": "ZmFrZQ=="}]},
             ]
             usage["server_tool_use"] = {"web_search_requests": 1, "web_fetch_requests": 0}
         prompt = sum(tokens(m.content) for m in messages)

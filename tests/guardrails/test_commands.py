@@ -62,7 +62,10 @@ def test_ask_web_sends_tools_restricted_to_trusted_domains(fake_server, capsys, 
     tools = server.requests[0]["json"]["tools"]
     assert {t["name"] for t in tools} == {"web_search", "web_fetch"}
     assert all(t["allowed_domains"] == list(trusted_domains()) for t in tools)
-    assert out["citations"][0]["url"] == "https://www.nhs.uk/conditions/migraine/" and out["citations"][0]["trusted"]
+    # The page the API says the answer cites (with its title), then links written in the text.
+    assert [(c["url"], c["section"], c["trusted"]) for c in out["citations"]] == [
+        ("https://www.nice.org.uk/guidance/ng1", "Guideline", True),
+        ("https://www.nhs.uk/conditions/migraine/", "", True)]
     assert "sk-ant-test" not in json.dumps(out)
 
 
