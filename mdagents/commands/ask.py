@@ -30,7 +30,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print each reply as one JSON object")
     parser.add_argument("--model", default=None, help="answering model (default: the embedded local model)")
     parser.add_argument("--base-url", default=None, help="OpenAI-compatible server for --model")
-    parser.add_argument("--mode", choices=MODES, default="regex", help="guardrail checks (default: regex)")
+    parser.add_argument("--mode", choices=("auto", *MODES), default="auto",
+                        help="guardrail checks: auto (default) = hybrid with a real model, regex with the embedded "
+                             "one; regex alone misses about half of crises said indirectly")
     parser.add_argument("--guard-model", default=None, help="model of llm/hybrid checks (default: --model)")
     parser.add_argument("--region", default=None, help="emergency numbers of this region (default: US)")
     parser.add_argument("--lang", default="auto", help="message language: auto, en, fr, es, zh, ar, hi, pt")
@@ -95,7 +97,15 @@ def _lines() -> Any:
             yield text
 
 
+def guard_mode(args: argparse.Namespace) -> str:
+    """auto: the model checks (hybrid) when it is a real one; the embedded smoke-test model is too small to judge."""
+    if args.mode != "auto":
+        return str(args.mode)
+    return "regex" if parse_model(args.guard_model or args.model, args.base_url).provider == "local" else "hybrid"
+
+
 async def _run(args: argparse.Namespace) -> int:
+    args.mode = guard_mode(args)
     llm = _answer_llm(args)
     guard_llm = None
     if args.mode != "regex":

@@ -28,8 +28,10 @@ class Guardrails:
         self.fallbacks: list[str] = []
 
     async def check_input(self, text: str, history: Sequence[Message] = ()) -> InputCheck:
+        """Triage of a patient message; `history` (the chat so far) lets a split disclosure be seen."""
+        earlier = [m.content for m in history if m.role == "user"]
         if self.mode == "regex":
-            return input_check.check_input(text)
+            return input_check.check_in_conversation(text, earlier)
         assert self.llm is not None
         try:
             return await llm_check.check_input(self.llm, text, history)
@@ -37,7 +39,7 @@ class Guardrails:
             if self.mode == "llm":
                 raise
             self.fallbacks.append(str(exc))
-            verdict = input_check.check_input(text)
+            verdict = input_check.check_in_conversation(text, earlier)
             verdict.source = "regex-fallback"
             return verdict
 

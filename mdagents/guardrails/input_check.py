@@ -7,6 +7,7 @@ both outrank out-of-scope, so "I have chest pain, do I have a heart problem?" is
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from mdagents.guardrails import input_patterns as P
 from mdagents.guardrails.verdicts import InputCheck
@@ -24,6 +25,10 @@ _CRISIS = _compile(P.CRISIS)
 _OUT_OF_SCOPE = {label: _compile(ps) for label, ps in P.OUT_OF_SCOPE.items()}
 _PERSONAL, _PRESENT, _PAST, _GENERAL = (re.compile(p, _F) for p in (P.PERSONAL, P.PRESENT, P.PAST, P.GENERAL))
 _CHRONIC = re.compile(P.CHRONIC, _F)
+
+CRITICAL = ("emergency", "mental_health_crisis")
+# Earlier user messages a chat message is read with: a disclosure split over a few messages.
+CONTEXT_MESSAGES = 2
 
 # Out-of-scope categories that touch prescribing get "high"; the rest "medium".
 _HIGH_OUT_OF_SCOPE = {"dosing or medication changes", "controlled substances"}
@@ -94,3 +99,24 @@ def check_input(text: str) -> InputCheck:
                           "outside an educational assistant's scope: " + ", ".join(labels), "regex",
                           [hit for _, hit in scope])
     return InputCheck.none()
+
+
+def check_in_conversation(text: str, earlier: Sequence[str]) -> InputCheck:
+    """The regex verdict for a chat message, read alone and then with the user's previous messages.
+
+    "I feel like such a burden." then "I've been saving my pills." is a crisis only when read
+    together. The combined reading counts only when the new message supplies part of what matched:
+    a later harmless message is not flagged again for what an earlier one said (that one was
+    flagged when it came)."""
+    verdict = check_input(text)
+    if verdict.intervention_type in CRITICAL or not earlier:
+        return verdict
+    before = ". ".join(earlier[-CONTEXT_MESSAGES:])
+    together = check_input(f"{before}. {text}")
+    if together.intervention_type not in CRITICAL:
+        return verdict
+    context = normalise(before)
+    if all(hit in context for hit in together.matched):
+        return verdict
+    together.explanation += " (read with the previous messages)"
+    return together

@@ -40,6 +40,10 @@ EMERGENCY: dict[str, list[str]] = {
         _NOT + r"\s+(?:speak|talk|get (?:the |his |her )?words out|lift|raise|move)\b",
         r"\b(?:sudden\w*)\b.{0,50}\b(?:numb\w*|weak\w*|confus\w*|vision|see|headache|dizz\w*|paraly\w*)",
         r"\b(?:numb\w*|weak\w*|paraly\w*)\b.{0,40}\bone side\b",
+        r"\b(?:can'?t|cannot|couldn'?t)\s+feel\s+(?:the\s+)?(?:left|right|one)\s+side\b",
+        r"\b(?:left|right)\s+side\s+of\s+(?:my|his|her|their)\s+(?:body|face)\b.{0,25}"
+        r"\b(?:numb|weak|dead|heavy|droop\w*|paraly\w*|not working|won'?t move)\b",
+        r"\b(?:face|mouth|smile)\b.{0,25}\b(?:lopsided|crooked|uneven|twisted)\b",
         r"\bworst headache\b",
         r"\b(?:having|is having|am having)\s+a\s+stroke\b",
     ],
@@ -48,6 +52,22 @@ EMERGENCY: dict[str, list[str]] = {
         r"\b(?:severe|intense|unbearable|excruciating|terrible|worst|sharp|agoni\w*)\b.{0,40}\b(?:abdom\w*|stomach|belly|tummy)\b"
         r"|\b(?:abdom\w*|stomach|belly|tummy)\b.{0,50}\b(?:severe|unbearable|excruciating|rigid|agoni\w*|killing)\b)",
         r"\b(?:abdomen|belly|stomach)\b.{0,15}\b(?:rigid|hard as a board)\b",
+    ],
+    "heart attack signs": [
+        r"(?=.*\b(?:sweat\w*|clammy|sick|nause\w*|breathless|short of breath|grey|gray)\b).*\b(?:ache|aching|pain|pressure|"
+        r"tight\w*|heav\w*)\b.{0,30}\b(?:jaw|left arm|down (?:my|his|her) (?:left )?arm|shoulder blades?)\b",
+        r"(?=.*\b(?:sweat\w*|clammy|nause\w*|sick)\b).*\b(?:jaw|left arm)\b.{0,30}\b(?:ache|aching|pain|pressure|hurt\w*)\b",
+    ],
+    "diabetic emergency": [
+        r"\b(?:sugar|glucose|meter|bm|reading|level)\b.{0,25}?\b(?:[0-2]\.\d|[1-4]\d\s*mg)",
+        r"(?=.*\b(?:diabet\w*|type 1|type one|insulin|blood sugar|his sugar|her sugar|my sugar)\b).*\b(?:confus\w*|talking "
+        r"nonsense|not making sense|drowsy|won'?t wake|unresponsive|slurr\w*|fitting|passed out|can'?t stay awake)\b",
+        r"\b(?:sugar|glucose|meter)\b.{0,25}\b(?:says|reads|showing|shows|is)\s+(?:hi|high|lo)\b",
+    ],
+    "severe burns": [
+        r"\b(?:boiling|scalding|hot)\s+(?:water|oil|tea|coffee|fat|soup)\b.{0,60}\b(?:skin|blister\w*|peel\w*|big area|"
+        r"large area|face|chest|whole)\b",
+        r"\bskin\b.{0,20}\b(?:peeling off|coming off|white and leathery|charred|black)\b|\b(?:severe|bad|large|big|deep)\s+burns?\b",
     ],
     "anaphylaxis": [
         r"\b(?:throat|tongue|lips?|face|mouth)\b.{0,30}\b(?:swell\w*|swollen|closing|closed up|tight)\b",
@@ -60,7 +80,8 @@ EMERGENCY: dict[str, list[str]] = {
         r"(?=.*\b(?:fever|temperature|chills)\b).*\b(?:confus\w*|not making sense|heart (?:is )?racing|racing heart"
         r"|mottled|clammy|purple rash|barely (?:awake|responsive))\b",
         r"\b(?:baby|infant|newborn)\b.{0,40}\b(?:floppy|limp|won'?t (?:feed|wake)|not feeding|hard to wake)\b",
-        r"\brash\b.{0,30}\b(?:doesn'?t|does not|won'?t|will not)\s+fade\b",
+        r"\b(?:rash|spots|blotches|marks)\b.{0,40}\b(?:doesn'?t|doesnt|does not|don'?t|dont|do not|won'?t|wont|will not|"
+        r"not)\s+fade\b|\bglass test\b|\bpress(?:ed|ing)?\s+a\s+glass\b",
     ],
     "severe bleeding or trauma": [
         r"\b(?:bleed\w*|blood)\b.{0,30}\b(?:won'?t|will not|doesn'?t|does not|can'?t|cannot|not)\s+stop",
@@ -77,13 +98,28 @@ EMERGENCY: dict[str, list[str]] = {
         r"\b(?:passed out|fainted|blacked out|collapsed|unconscious|unresponsive|not responding)\b",
         r"\b(?:won'?t|will not|doesn'?t|does not|isn'?t|is not|not)\s+(?:respond\w*|moving|answering me)\b",
         _NOT + r"\s+(?:\w+\s+)?(?:wake|waking)\s+up\b",
+        r"\b(?:won'?t|will not|can'?t|cannot|couldn'?t)\s+(?:wake|rouse)\s+(?:him|her|them|my \w+|properly)\b",
+        r"\b(?:won'?t|will not|doesn'?t|does not)\s+wake\s+properly\b",
         r"\b(?:not|stopped|isn'?t|is not)\s+breathing\b",
         r"\bseizure\b.{0,40}\b(?:minutes|won'?t stop|not stopping|lasted)\b|\b(?:having|is having) (?:a )?seizure\b",
+        r"\b(?:having|had|has|in)\s+(?:a\s+)?(?:fit|convulsions?)\b.{0,40}\b(?:minutes|won'?t stop|wont stop|not stopping|"
+        r"isn'?t stopping|isnt stopping|lasted)\b",
     ],
     "overdose or poisoning": [
         r"\b(?:took|taken|swallowed|ingested|drank)\b.{0,25}\b(?:too many|too much|whole (?:bottle|pack)|way too|a bunch of|a handful of|all (?:of )?(?:my|his|her|the))\b",
         r"\b(?:swallowed|drank|ate|ingested)\b.{0,25}\b(?:bleach|detergent|battery|batteries|poison|antifreeze|pods?)\b",
         r"\boverdos(?:ed|ing)\b",
+        # Many tablets: two digits, words for many, or a whole pack (two tablets are a dose, not an overdose).
+        r"\b(?:took|taken|swallowed|ate|eaten|downed|had)\b.{0,20}?(?:\b\d{2,}\b|\b(?:a dozen|dozens|twenty|thirty|forty|"
+        r"fifty|a lot of|lots of|loads of|a bunch of|a handful of|handfuls of|(?:a |the )?whole (?:box|bottle|pack(?:et)?|"
+        r"strip|sheet|blister|tub|jar|container)|(?:a|the|two|three) (?:box|boxes|bottles?|packs?|packets?) of)\b)"
+        r".{0,40}\b(?:pills?|tablets?|capsules?|meds|medications?|medicines?|paracetamol|acetaminophen|tylenol|ibuprofen|"
+        r"aspirin|iron|insulin|antidepressants|painkillers|sleeping pills)\b",
+        # A child got into medicines or chemicals.
+        r"\b(?:baby|toddler|child|kid|son|daughter|grandson|granddaughter|infant|little one|\d+\s*(?:yo|y/o|yrs?\s*old|"
+        r"years?\s*old|year-old|months?\s*old|month-old))\b.{0,60}\b(?:ate|eaten|swallowed|drank|drunk|got into|chewed|licked|"
+        r"might have (?:eaten|swallowed|drunk))\b.{0,60}\b(?:pills?|tablets?|medicines?|meds|capsules?|vitamins|batter(?:y|ies)|magnets?|bleach|detergent|"
+        r"pods?|cleaner|chemicals?|poison|e-?liquid|vape|weed killer|pesticide|antifreeze|dishwasher|laundry)\b",
     ],
 }
 
@@ -127,7 +163,7 @@ CRISIS: list[str] = [
     r"\b(?:wish|want)\s+(?:i\s+(?:was|were)|to\s+be)\s+dead\b",
     r"\b(?:painless|easiest|quickest|fastest|best)\s+way\s+to\s+(?:die|kill)\b",
     r"\b(?:how many|how much)\b.{0,50}\b(?:to\s+(?:overdose|die|kill)|lethal|fatal|to not wake up)\b",
-    r"\blethal dose\b",
+    r"^(?!.*\b(?:exam|class|course|pharmacology|ld50|lecture|textbook|homework|nursing school|med school)\b).*\blethal dose\b",
     r"\b(?:cutting|burning|hurting|harming|starving|hitting)\s+(?:myself|herself|himself|themselves)\b",
     r"\b(?:cut|burn|hurt|harm)\w*\s+(?:myself|herself|himself|themselves)\b.{0,30}\b(?:on purpose|deliberately|to cope|again|when i|to feel)\b",
     r"\bself[- ]?harm\w*\b.{0,20}\b(?:again|urge|started|been|can'?t stop)\b|\b(?:i|i'?ve|i have|she|he)\b.{0,20}\bself[- ]?harm",
@@ -135,7 +171,81 @@ CRISIS: list[str] = [
     r"\bjump\w*\s+(?:off|from|in front of)\s+(?:the|a|my)?\s*(?:bridge|building|roof|cliff|train|balcony)\b",
     r"\bcan'?t\s+go\s+on\b.{0,15}\b(?:anymore|any longer|like this|living)\b",
     r"\bwant\w*\s+(?:it all|everything|it)\s+to\s+(?:end|stop)\b",
-    r"\bgiving away\b.{0,20}\b(?:my|all my)\b.{0,20}\b(?:things|stuff|belongings|possessions)\b",
+    r"\b(?:giving|gave|give|given)\s+away\b.{0,20}\b(?:my|all my|all of my)\b.{0,20}\b(?:things|stuff|belongings|"
+    r"possessions|pets?)\b",
+    # Not being around: disappearing for good, no plans to be here.
+    r"\b(?:disappear(?:ed|ing)?|be gone|vanish(?:ed)?|not be (?:here|around))\s+(?:for good|forever|permanently)\b",
+    r"\b(?:don'?t|do not)\s+(?:plan|intend|expect)\s+(?:on|to)\s+(?:be(?:ing)?\s+)?(?:around|here|alive)\b",
+    r"\bwon'?t\s+be\s+(?:around|here|alive)\s+(?:much\s+)?(?:longer|anymore|any more|for long|by|for|when|to see)\b",
+    r"\b(?:be|been)\s+gone\s+by\s+(?:morning|tonight|tomorrow|the weekend|friday|monday|sunday|saturday|then)\b",
+    r"\b(?:better off|happier)\s+(?:by|after|from)\s+(?:the weekend|tomorrow|tonight|next week|monday|tuesday|wednesday|"
+    r"thursday|friday|saturday|sunday)\b",
+    r"\b(?:decided|picked|chosen|set)\s+(?:that\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tonight|"
+    r"tomorrow|the date|a date|today)\s+(?:is|as|will be)\s+(?:the|my)\s+(?:day|night|date|end)\b",
+    r"\b(?:note|letter)\b.{0,30}\bso\s+(?:my|the)\s+(?:kids|children|family|wife|husband|parents)\s+(?:understand|know|"
+    r"won'?t blame)\b",
+    r"\bsaid goodbye\b.{0,40}\b(?:without (?:her|him|them) knowing|for the last time|for good)\b",
+    r"\b(?:thank you|thanks) for everything\b.{0,40}\b(?:sorry|not your fault|goodbye|love you)\b|"
+    r"\b(?:sorry|goodbye)\b.{0,30}\bnot your fault\b",
+    r"\blook after\s+(?:mum|mom|dad|the kids|my \w+|him|her|them)\s+for me\b",
+    r"\b(?:tablets|pills|paracetamol|painkillers|meds)\b.{0,40}\b(?:different|several|separate|multiple)\s+(?:pharmac\w*|"
+    r"chemists?|shops|stores)\b|\bso\s+(?:nobody|no one|no-one)\s+(?:asks?|notices?|questions?)\b",
+    r"\b(?:stockpil\w*|hoard\w*|stash\w*|squirrel\w*)\s+(?:away\s+)?(?:my|his|her)\s+(?:\w+\s+)?(?:pills?|tablets?|meds|"
+    r"medications?|medicines?|prescriptions?|lithium|insulin|opioids|painkillers|antidepressants|sleeping \w+|"
+    r"\w+(?:pam|lam|pine|line|done|phen|mol|ium|pril|olol|statin))\b",
+    r"\b(?:belt|cord|cable|scarf|ligature|rope|flex)\b.{0,60}\b(?:hold (?:me|my weight|him|her)|take my weight|"
+    r"a?round (?:my|his|her) neck)\b",
+    r"\b(?:standing|stood|sitting|sat|leaning|lean)\b.{0,30}\b(?:balcony|ledge|edge of the roof|rail(?:ing)?|bridge|cliff)\b"
+    r".{0,60}\b(?:practis\w*|practic\w*|for an hour|jump|tonight|how easy)\b|\bpractis\w*\s+(?:leaning|jumping|climbing)\b",
+    r"\b(?:run|running|leave|leaving)\s+the\s+(?:car|engine)\s+(?:running\s+)?in\s+the\s+garage\b|\bcar\b.{0,30}\bgarage\b"
+    r".{0,30}\b(?:door (?:shut|closed)|hose)\b|\bexhaust\b.{0,30}\b(?:hose|pipe)\b",
+    r"\brazor\s*blades?\b.{0,60}\b(?:locked|not answering|isn'?t answering|isnt answering|won'?t come out)\b|"
+    r"\blocked\s+(?:him|her|them)sel(?:f|ves)\b.{0,40}\b(?:razor|blades?|knife|pills)\b",
+    r"\b(?:never been born|was never born|were never born)\b",
+    # Others better off.
+    r"\b(?:everyone|everybody|my family|they|the world|my (?:kids|children|wife|husband|partner|parents|friends|mum|mom|dad))"
+    r"\s+(?:would|will|'d)\s+be\s+(?:so\s+much\s+|much\s+|a lot\s+)?(?:better off|happier)\s*(?:$|[.,!;]|without me|"
+    r"if i\b.{0,15}\b(?:was|were|wasn'?t|weren'?t|disappeared|died|left|gone|dead|never))",
+    r"\b(?:i'?m|i am|feel(?:ing)?(?:\s+like)?(?:\s+i'?m)?|he'?s|hes|she'?s|shes|he is|she is|they'?re|they are)\s+"
+    r"(?:such\s+|just\s+|only\s+|nothing but\s+)?a\s+burden\b(?!\s+of\b)",
+    r"\b(?:won'?t|wont|will not)\s+need\s+(?:them|it|these|this|those|my \w+)\s+(?:anymore|any more|where i'?m going|"
+    r"where im going|after (?:tonight|this|today|tomorrow))\b",
+    r"\b(?:gonna be|going to be|will be|'ll be)\s+my\s+last\s+(?:one|day|night|weekend|week|birthday|christmas)\b"
+    r"(?!\s+(?:at|of|in|on|with)\b)",
+    r"\b(?:least|most)\s+(?:messy|painful|painless)\s+way\b|\bno chance of surviving\b|\bsurviv\w*\s+the\s+(?:fall|jump)\b",
+    r"\b(?:said|saying|say)\s+(?:my\s+)?goodbyes?\b.{0,60}\b(?:gave|given|giving|give)\b.{0,20}\b(?:my|all my)\b",
+    r"\b(?:texted|messaged|posted|sent|wrote)\s+(?:me|us|everyone|her|him|them)?\s*(?:a\s+)?goodbye\b(?!\s+(?:before|at|from|when|as|on)\b)|"
+    r"\bsorry for everything\b.{0,30}\blove (?:you|u)\b",
+    r"\b(?:cutting|cuts|slash\w*|burning)\s+(?:my|his|her|their)\s+(?:arms|wrists?|legs|thighs|skin|stomach)\b"
+    r"|\b(?:cut|slit)\s+(?:my|his|her|their)\s+wrists?\b",
+    r"\bcut\w*\s+myself\b(?!.{0,30}\b(?:shaving|cooking|chopping|slicing|by accident|accidentally|on (?:a|the|some|glass|"
+    r"paper)|while)\b)",
+    # Unbearable pain that should end for good; hopelessness.
+    r"\b(?:want|need|wish)\w*\s+(?:the\s+|this\s+|my\s+|all\s+(?:the|this)\s+)?(?:pain|suffering|hurt\w*)\s+to\s+"
+    r"(?:stop|end|go away)\s+(?:forever|for good|permanently)\b",
+    r"\bwant\w*\s+(?:it\s+all|everything|all\s+of\s+(?:this|it))\s+to\s+be\s+over\b",
+    r"\b(?:don'?t|do not|can'?t|no longer)\s+see\s+(?:the|any)\s+point\s+(?:anymore|any more|in anything|in going on|in trying)\b",
+    # Means and methods: stockpiled medicines, a noose, a gun, a plan, research.
+    r"\b(?:saving|saved|stockpil\w*|hoard\w*|collect\w*|stash\w*|squirrel\w*)\s+(?:up\s+)?(?:all\s+)?(?:my|his|her|some|"
+    r"a lot of|enough)?\s*(?:\w+\s+){0,2}?(?:pills?|tablets?|meds|medications?|medicines?|antidepressants|painkillers|"
+    r"insulin)\b(?!\s*(?:bottles?|box(?:es)?|organi[sz]ers?|cases?|containers?|packaging))",
+    r"\b(?:swallow\w*|tak(?:e|ing)|down)\s+(?:everything|every (?:pill|tablet)|all (?:the|my|of my|of the) (?:pills|tablets|"
+    r"meds|medications?|medicines?))\b",
+    r"\bnoose\b|\bhang(?:ing)?\s+(?:myself|himself|herself|themselves)\b|"
+    r"\brope\b.{0,40}\b(?:looking at|staring at|hang\w*|beam|rafter|tie it|tonight)\b",
+    r"\b(?:gun|rifle|pistol|shotgun|firearm)\b.{0,60}\b(?:burden|end it|goodbye|not be around|myself|last)\b|"
+    r"\bburden\b.{0,80}\b(?:gun|rifle|pistol|shotgun|firearm)\b",
+    r"\bgun\b.{0,30}\b(?:to|in|against)\s+(?:my|his|her)\s+(?:head|mouth|temple)\b",
+    r"\b(?:driv\w*|crash\w*|steer\w*)\s+(?:my|the|his|her)\s+car\s+(?:into|off)\s+(?:a|the)\s+(?:wall|tree|bridge|cliff|"
+    r"river|lorry|truck|traffic|barrier)\b",
+    r"\b(?:step|stepping|walk\w*|jump\w*|throw\w* (?:myself|himself|herself))\s+(?:out\s+)?in front of\s+(?:a|the)\s+"
+    r"(?:train|bus|truck|lorry|car|traffic)\b",
+    r"\b(?:made|have|got|making|figured out)\s+(?:a\s+)?plan\s+(?:for\s+)?(?:how|when)\s+(?:i'?d|i would|i'?ll|i will|to)\s+"
+    r"(?:do it|end it|go)\b|\bi'?ve\s+decided\s+(?:how|when)\s+(?:i'?ll|to|i will)\s+(?:do it|end it)\b",
+    r"\b(?:looked up|looking up|search\w*|research\w*|googl\w*|read up on)\b.{0,30}\b(?:how (?:high|far|many|much|long)|"
+    r"ways? to (?:die|end it)|painless)\b.{0,40}\b(?:bridge|building|fall|jump|pills?|tablets?|die|dead|overdose|hang\w*)\b",
+    r"\bgoodbye\s+(?:messages?|texts?|videos?|emails?)\b|\b(?:wrote|written|writing|made|updated)\s+(?:my|a)\s+will\b"
+    r".{0,40}\b(?:goodbye|it'?s time|before i go|the end)\b",
     # fr, es, pt
     r"me suicider|me tuer\b|mettre fin à (?:mes jours|ma vie)|(?:veux|envie de) mourir|en finir avec (?:la|ma) vie|me faire du mal",
     r"quitarme la vida|suicidarme|matarme|quiero morir|no quiero vivir|hacerme daño",
@@ -200,7 +310,8 @@ OUT_OF_SCOPE: dict[str, list[str]] = {
 PERSONAL = (r"\b(?:i|i'?m|i'?ve|i'?d|me|my|we|we'?re|our|us|he|he'?s|she|she'?s|they'?re|him|his|her|husband|wife|son|daughter|"
             r"baby|child|kid|toddler|mom|mum|dad|mother|father|friend|grand\w+|partner|brother|sister|boyfriend|girlfriend|"
             r"roommate|coworker|neighbou?r|patient)\b")
-PRESENT = (r"\b(?:right now|now|currently|at the moment|today|tonight|this (?:morning|evening|afternoon)|just|suddenly|"
+PRESENT = (r"\b(?:right now|now|currently|at the moment|today|tonight|this (?:morning|evening|afternoon)|"
+           r"(?<!was )(?<!were )(?<!it's )(?<!its )just|suddenly|"
            r"keeps?|started|since|minutes? ago|hours? ago|is having|am having|i'?m having|i have|i feel|i'?ve got|"
            r"can'?t|cannot|won'?t stop)\b")
 PAST = (r"\b(?:last (?:year|month|week|spring|summer|winter|fall)|years? ago|months? ago|weeks? ago|in (?:19|20)\d\d|"

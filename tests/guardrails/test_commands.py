@@ -28,7 +28,7 @@ def _run(module, argv: list[str]) -> int:
 def test_ask_json_prints_the_whole_reply_object(fake_server, capsys) -> None:
     server = fake_server("openai", lambda messages, request: ANSWER)
     code = _run(ask, ["What are migraines?", "--json", "--model", "openai/tiny", "--base-url", server.base_url,
-                      "--no-guidelines"])
+                      "--no-guidelines", "--mode", "regex"])
     out = json.loads(capsys.readouterr().out)
     assert code == 0 and out["model"] == "openai/tiny" and out["mode"] == "regex"
     assert out["usage"]["calls"] == 1 and out["emergency_detected"] is False and len(out["session_id"]) == 12
@@ -38,7 +38,7 @@ def test_ask_json_prints_the_whole_reply_object(fake_server, capsys) -> None:
 def test_ask_emergency_never_reaches_the_server(fake_server, capsys) -> None:
     server = fake_server("openai", lambda messages, request: ANSWER)
     _run(ask, ["my husband collapsed and is not breathing", "--json", "--model", "openai/tiny",
-               "--base-url", server.base_url, "--region", "GB", "--no-guidelines"])
+               "--base-url", server.base_url, "--region", "GB", "--no-guidelines", "--mode", "regex"])
     out = json.loads(capsys.readouterr().out)
     assert out["emergency_detected"] and "999" in out["content"] and server.requests == []
 
@@ -46,11 +46,55 @@ def test_ask_emergency_never_reaches_the_server(fake_server, capsys) -> None:
 def test_ask_chat_keeps_history(fake_server, capsys, monkeypatch) -> None:
     server = fake_server("openai", lambda messages, request: ANSWER)
     monkeypatch.setattr("sys.stdin", io.StringIO("What are migraines?\n\nHow long do they last?\nquit\nignored\n"))
-    _run(ask, ["--chat", "--json", "--model", "openai/tiny", "--base-url", server.base_url, "--no-guidelines"])
+    _run(ask, ["--chat", "--json", "--model", "openai/tiny", "--base-url", server.base_url, "--no-guidelines",
+               "--mode", "regex"])
     replies = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert len(replies) == 2 and replies[0]["session_id"] == replies[1]["session_id"]
     second = server.requests[1]["json"]["messages"]
     assert [m["content"] for m in second if m["role"] == "user"] == ["What are migraines?", "How long do they last?"]
+
+
+def guard_or_answer(crisis_words: str):
+    """A model that answers the triage prompt with a JSON verdict, the output check with no violation, else ANSWER."""
+    def respond(messages, request) -> str:
+        prompt = messages[-1].content
+        if prompt.startswith("You are the safety triage step"):
+            latest = prompt.rsplit("message", 1)[-1]
+            kind = "mental_health_crisis" if crisis_words in prompt and crisis_words in latest else "none"
+            return json.dumps({"requires_intervention": kind != "none", "intervention_type": kind,
+                               "severity": "critical" if kind != "none" else "low", "should_block": kind != "none",
+                               "explanation": "model triage"})
+        if prompt.startswith("You review a patient-education assistant's reply"):
+            return json.dumps({"violations": []})
+        return ANSWER
+    return respond
+
+
+def test_ask_with_a_real_model_lets_the_model_check_by_default(fake_server, capsys) -> None:
+    # Said indirectly, with no word the patterns know: only a model reading it can tell.
+    indirect = "ive put everything in order and the cat goes to my sister on sunday, after that it wont matter"
+    server = fake_server("openai", guard_or_answer("it wont matter"))
+    _run(ask, ["What are migraines?", "--json", "--model", "openai/tiny", "--base-url", server.base_url,
+               "--no-guidelines"])
+    first = json.loads(capsys.readouterr().out)
+    assert first["mode"] == "hybrid" and "Migraines are headaches" in first["content"]
+    assert len(server.requests) == 3  # triage, answer, output check
+    _run(ask, [indirect, "--json", "--model", "openai/tiny", "--base-url", server.base_url, "--no-guidelines"])
+    second = json.loads(capsys.readouterr().out)
+    assert second["mental_health_crisis"] and len(server.requests) == 4  # triaged, never answered
+    # The patterns alone do not see it.
+    _run(ask, [indirect, "--json", "--model", "openai/tiny", "--base-url", server.base_url, "--no-guidelines",
+               "--mode", "regex"])
+    assert not json.loads(capsys.readouterr().out)["mental_health_crisis"]
+
+
+def test_auto_mode_is_regex_with_the_embedded_model() -> None:
+    parser = argparse.ArgumentParser()
+    ask.configure(parser)
+    assert ask.guard_mode(parser.parse_args(["hi"])) == "regex"
+    assert ask.guard_mode(parser.parse_args(["hi", "--model", "openai/gpt-4o-mini"])) == "hybrid"
+    assert ask.guard_mode(parser.parse_args(["hi", "--model", "openai/x", "--guard-model", "local/smollm2-135m"])) == "regex"
+    assert ask.guard_mode(parser.parse_args(["hi", "--model", "openai/x", "--mode", "llm"])) == "llm"
 
 
 def test_ask_web_sends_tools_restricted_to_trusted_domains(fake_server, capsys, monkeypatch) -> None:

@@ -70,13 +70,27 @@ def test_chronic_condition_is_recognised_not_treated_as_diagnosis_request() -> N
     assert not mentions_chronic_condition("What is type 2 diabetes?")
 
 
-@pytest.mark.parametrize("path", [data_dir() / "guardrails" / "sample.jsonl", HERE / "heldout.jsonl",
-                                  HERE / "heldout2.jsonl"])
+LABELLED = [data_dir() / "guardrails" / "sample.jsonl", HERE / "heldout.jsonl", HERE / "heldout2.jsonl",
+            HERE / "heldout3.jsonl", HERE / "heldout4.jsonl"]
+# heldout3 and heldout4: warning signs said indirectly (hopelessness, means, goodbyes, rehearsal), emergencies in
+# everyday words, and harmless messages sharing their vocabulary. Half of them were written by separate sessions
+# that never saw the patterns; the regex caught 13/28 and 11/30 of their critical messages before it was extended.
+
+
+@pytest.mark.parametrize("path", LABELLED)
 def test_no_emergency_or_crisis_missed_on_labelled_sets(path: Path) -> None:
     samples = load_samples(path)
     missed = [s.text for s in samples if s.expected in ("emergency", "mental_health_crisis")
               and check_input(s.text).intervention_type != s.expected]
     assert missed == []
+
+
+@pytest.mark.parametrize("path", LABELLED)
+def test_harmless_messages_are_not_treated_as_critical(path: Path) -> None:
+    samples = load_samples(path)
+    alarmed = [s.text for s in samples if s.expected == "none"
+               and check_input(s.text).intervention_type in ("emergency", "mental_health_crisis")]
+    assert alarmed == []
 
 
 def test_sample_set_covers_every_class_with_hard_negatives() -> None:

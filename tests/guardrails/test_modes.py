@@ -82,3 +82,21 @@ async def test_llm_mode_through_a_loopback_openai_server(fake_server) -> None:
         await llm.aclose()
     prompt = server.requests[0]["json"]["messages"][-1]["content"]
     assert "crushing chest pain" in prompt and "JSON" in prompt
+
+
+async def test_regex_reads_a_chat_message_with_the_messages_before_it() -> None:
+    from mdagents.llm.types import Message
+
+    guard = Guardrails("regex")
+    fever = "my son has had a high fever since yesterday"
+    worse = "it started an hour ago and now he is confused and hard to keep awake"
+    assert (await guard.check_input(fever)).intervention_type == "none"
+    alone = await guard.check_input("and now he is confused and hard to keep awake")
+    assert alone.intervention_type == "none"
+    history = [Message("user", fever), Message("assistant", "Fevers in children are common...")]
+    together = await guard.check_input(worse, history)
+    assert together.intervention_type == "emergency" and together.should_block
+    assert "read with the previous messages" in together.explanation
+    # What an earlier message said was flagged when it came: a later harmless question is answered.
+    crisis = [Message("user", "I want to kill myself"), Message("assistant", "You are not alone...")]
+    assert (await guard.check_input("what foods help me sleep better?", crisis)).intervention_type == "none"
