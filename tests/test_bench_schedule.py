@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
-import sys
+import importlib.util
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
-
-from schedule import stage_widths, zero_overhead_makespan
+# bench/ is not a package: load the module by path, without putting bench/ on sys.path.
+_SPEC = importlib.util.spec_from_file_location(
+    "bench_schedule", Path(__file__).resolve().parent.parent / "bench" / "schedule.py")
+assert _SPEC is not None and _SPEC.loader is not None
+schedule = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(schedule)
+stage_widths, zero_overhead_makespan = schedule.stage_widths, schedule.zero_overhead_makespan
 
 INTERMEDIATE = [1, 5, 5, 5, 1]  # recruiter, opinions, debate decisions, final answers, moderator
 
