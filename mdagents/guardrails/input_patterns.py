@@ -28,7 +28,10 @@ EMERGENCY: dict[str, list[str]] = {
         r"\b(?:trouble|difficulty|struggling|hard time|hard|problems?)\s+(?:to\s+)?breath\w*",
         r"\bshort(?:ness)?\s+of\s+breath\b",
         r"\b(?:gasping|choking)\b",
-        r"\blips?\b.{0,20}\b(?:blue|purple|grey|gray)\b",
+        r"\blips?\b.{0,20}\b(?:blue|bluish|blue-ish|purple|grey|gray|greyish)\b|\b(?:can'?t|cant|cannot)\s+(?:get|say)\s+"
+        r"(?:a\s+)?(?:full|whole)\s+sentence\b|\b(?:fitting|seizing|convulsing)\s+for\b.{0,20}\b(?:minutes?|mins?)\b|\b(?:grey|gray|blue|purple)\b.{0,20}\b(?:mouth|lips|face)\b",
+        r"\b(?:pausing|pauses|stops|stopping|stopped)\s+(?:in\s+)?(?:her|his|their)?\s*breathing\b",
+        r"\b(?:can'?t|cant|cannot)\s+finish\s+(?:a\s+)?sentences?\b",
     ],
     "stroke signs": [
         r"\b(?:face|mouth|lip|eyelid)\b.{0,25}\b(?:droop\w*|fallen|sagg\w*|numb)\b",
@@ -48,19 +51,19 @@ EMERGENCY: dict[str, list[str]] = {
         r"\b(?:having|is having|am having)\s+a\s+stroke\b",
     ],
     "severe abdominal pain with fever or vomiting": [
-        r"(?=.*\b(?:fever|temperature|vomit\w*|throwing up|threw up)\b).*(?:"
+        r"^(?=.*\b(?:fever|temperature|vomit\w*|throwing up|threw up)\b).*(?:"
         r"\b(?:severe|intense|unbearable|excruciating|terrible|worst|sharp|agoni\w*)\b.{0,40}\b(?:abdom\w*|stomach|belly|tummy)\b"
         r"|\b(?:abdom\w*|stomach|belly|tummy)\b.{0,50}\b(?:severe|unbearable|excruciating|rigid|agoni\w*|killing)\b)",
         r"\b(?:abdomen|belly|stomach)\b.{0,15}\b(?:rigid|hard as a board)\b",
     ],
     "heart attack signs": [
-        r"(?=.*\b(?:sweat\w*|clammy|sick|nause\w*|breathless|short of breath|grey|gray)\b).*\b(?:ache|aching|pain|pressure|"
+        r"^(?=.*\b(?:sweat\w*|clammy|sick|nause\w*|breathless|short of breath|grey|gray)\b).*\b(?:ache|aching|pain|pressure|"
         r"tight\w*|heav\w*)\b.{0,30}\b(?:jaw|left arm|down (?:my|his|her) (?:left )?arm|shoulder blades?)\b",
-        r"(?=.*\b(?:sweat\w*|clammy|nause\w*|sick)\b).*\b(?:jaw|left arm)\b.{0,30}\b(?:ache|aching|pain|pressure|hurt\w*)\b",
+        r"^(?=.*\b(?:sweat\w*|clammy|nause\w*|sick)\b).*\b(?:jaw|left arm)\b.{0,30}\b(?:ache|aching|pain|pressure|hurt\w*)\b",
     ],
     "diabetic emergency": [
         r"\b(?:sugar|glucose|meter|bm|reading|level)\b.{0,25}?\b(?:[0-2]\.\d|[1-4]\d\s*mg)",
-        r"(?=.*\b(?:diabet\w*|type 1|type one|insulin|blood sugar|his sugar|her sugar|my sugar)\b).*\b(?:confus\w*|talking "
+        r"^(?=.*\b(?:diabet\w*|type 1|type one|insulin|blood sugar|his sugar|her sugar|my sugar)\b).*\b(?:confus\w*|talking "
         r"nonsense|not making sense|drowsy|won'?t wake|unresponsive|slurr\w*|fitting|passed out|can'?t stay awake)\b",
         r"\b(?:sugar|glucose|meter)\b.{0,25}\b(?:says|reads|showing|shows|is)\s+(?:hi|high|lo)\b",
     ],
@@ -68,6 +71,37 @@ EMERGENCY: dict[str, list[str]] = {
         r"\b(?:boiling|scalding|hot)\s+(?:water|oil|tea|coffee|fat|soup)\b.{0,60}\b(?:skin|blister\w*|peel\w*|big area|"
         r"large area|face|chest|whole)\b",
         r"\bskin\b.{0,20}\b(?:peeling off|coming off|white and leathery|charred|black)\b|\b(?:severe|bad|large|big|deep)\s+burns?\b",
+    ],
+    "breathing emergency": [
+        r"^(?=.*\b(?:breath\w*|puffs|wheez\w*|gasp\w*|words|blue|tight|sentences?|times|lips)\b).*\b(?:inhaler|puffer|nebuli[sz]er)\b.{0,40}"
+        r"\b(?:not working|isn'?t working|isnt working|doesn'?t help|not helping|didn'?t help|no help|no difference)\b"
+        r"(?!\s+as\s+(?:well|much))",
+        r"\b(?:can only|only able to|only)\s+(?:get|say|speak|manage)\s+(?:out\s+)?(?:a\s+)?(?:few|couple of|one or two|two|"
+        r"single)\s+words\b",
+        r"\b(?:\d{2,}|loads of|lots of|so many)\s+puffs\b",
+        r"\b(?:pulled|dragged|fished|rescued|got)\b.{0,30}\b(?:out of|from)\s+(?:the\s+)?(?:pool|water|river|lake|sea|bath)\b"
+        r"|\bnear(?:ly|-| )drown\w*|\b(?:wasn'?t|wasnt|was not)\s+breathing\b",
+    ],
+    "electric shock, heat stroke or carbon monoxide": [
+        r"\belectrocut\w*|\blive wire\b|\belectric(?:al)?\s+shock\b",
+        r"\b(?:stopped sweating|not sweating)\b.{0,60}\b(?:hot|confus\w*|nonsense|dizzy|collaps\w*|vomit\w*)\b|"
+        r"\bheat ?stroke\b|\bhot,? (?:and )?dry skin\b",
+        r"^(?=.*\b(?:boiler|heater|generator|stove|gas fire|fumes|exhaust)\b).*(?:\b(?:whole family|all of us|"
+        r"everyone|both of us|we all|the dog|the cat|the kids)\b.{0,60}\b(?:headaches?|dizz\w*|sick|nause\w*|drowsy|sleepy|"
+        r"sluggish|confus\w*)\b|\b(?:headaches?|dizz\w*|nause\w*)\b.{0,60}\b(?:whole family|all of us|everyone|both of us|"
+        r"we all|the dog|the cat|the kids)\b)",
+        r"\bcarbon monoxide\b.{0,40}\b(?:alarm|detector)\b.{0,20}\b(?:going off|beeping|went off)\b",
+    ],
+    "poisonous mushrooms or plants": [
+        r"\b(?:wild|foraged|picked|found)\s+(?:\w+\s+)?mushrooms?\b.{0,120}\b(?:vomit\w*|sick|cramps|diarrh\w*|pain|"
+        r"confus\w*|drowsy)\b",
+        r"\b(?:foxglove|nightshade|belladonna|yew|oleander|lil(?:y|ies)|hemlock|laburnum|daffodil bulbs?)\b.{0,80}"
+        r"\b(?:ate|eaten|chew\w*|swallow\w*|sick|vomit\w*|drowsy)\b|\b(?:ate|eaten|chew\w*|swallow\w*)\b.{0,40}"
+        r"\b(?:foxglove|nightshade|belladonna|yew|oleander|lil(?:y|ies)|hemlock|laburnum)\b",
+    ],
+    "dehydration in a baby": [
+        r"\b(?:no|not had a|hasn'?t had a|hasnt had a)\s+wet\s+(?:nappy|nappies|diapers?)\b|\bsunken\b.{0,20}"
+        r"\b(?:soft spot|fontanel\w*)\b|\b(?:soft spot|fontanel\w*)\b.{0,20}\bsunken\b",
     ],
     "anaphylaxis": [
         r"\b(?:throat|tongue|lips?|face|mouth)\b.{0,30}\b(?:swell\w*|swollen|closing|closed up|tight)\b",
@@ -77,22 +111,26 @@ EMERGENCY: dict[str, list[str]] = {
     ],
     "sepsis": [
         r"\bseps(?:is|tic)\b",
-        r"(?=.*\b(?:fever|temperature|chills)\b).*\b(?:confus\w*|not making sense|heart (?:is )?racing|racing heart"
+        r"^(?=.*\b(?:fever|temperature|chills|shiver\w*|infection)\b).*\b(?:confus\w*|not making sense|heart (?:is )?racing|racing heart"
         r"|mottled|clammy|purple rash|barely (?:awake|responsive))\b",
-        r"\b(?:baby|infant|newborn)\b.{0,40}\b(?:floppy|limp|won'?t (?:feed|wake)|not feeding|hard to wake)\b",
+        r"\b(?:baby|infant|newborn)\b.{0,60}\b(?:floppy|limp|won'?t (?:feed|wake)|not feeding|hard to wake)\b",
+        r"\b(?:[0-9]|1[01])\s*(?:weeks?|wks?)\s*old\b.{0,60}\b(?:fever|high (?:temperature|temp)|3[89](?:\.\d)?\b|"
+        r"10[0-4](?:\.\d)?\s*(?:f|°f))",
         r"\b(?:rash|spots|blotches|marks)\b.{0,40}\b(?:doesn'?t|doesnt|does not|don'?t|dont|do not|won'?t|wont|will not|"
         r"not)\s+fade\b|\bglass test\b|\bpress(?:ed|ing)?\s+a\s+glass\b",
     ],
     "severe bleeding or trauma": [
         r"\b(?:bleed\w*|blood)\b.{0,30}\b(?:won'?t|will not|doesn'?t|does not|can'?t|cannot|not)\s+stop",
         r"\b(?:a lot of|lots of|so much|heavy|heavily|severe|gushing|spurting|pouring|pool of)\s+(?:blood|bleeding)",
-        r"\b(?:bleeding|blood)\s+(?:is\s+)?(?:heavily|everywhere|a lot|gushing|spurting|pouring)\b",
+        r"\b(?:bleeding|blood)\s+(?:is\s+)?(?:really\s+|very\s+|so\s+)?(?:heavy|heavily|everywhere|a lot|loads|gushing|"
+        r"spurting|pouring)\b|\bsoaking\s+(?:through\s+)?(?:a\s+|the\s+|my\s+)?(?:pads?|towels?)\b",
         r"\b(?:vomit\w*|throwing up|threw up|coughing up|cough\w* up)\s+blood\b",
         r"\b(?:car|motorcycle|bike|traffic)\s+(?:crash|accident|collision)\b",
         r"\bhit\s+(?:my|his|her|their)\s+head\b",
         r"\bbone\b.{0,20}\b(?:sticking out|showing|through)\b|\bbent the wrong way\b",
         r"\b(?:stabbed|been shot|gunshot|deep (?:cut|wound|gash))\b",
         r"\bfell\b.{0,40}\b(?:can'?t move|unconscious|head)\b",
+        r"\b(?:fell|fallen|had a fall)\b.{0,60}\b(?:can'?t|cannot|unable to|couldn'?t)\s+(?:get up|stand|get off the floor)\b",
     ],
     "loss of consciousness": [
         r"\b(?:passed out|fainted|blacked out|collapsed|unconscious|unresponsive|not responding)\b",
@@ -117,7 +155,7 @@ EMERGENCY: dict[str, list[str]] = {
         r"aspirin|iron|insulin|antidepressants|painkillers|sleeping pills)\b",
         # A child got into medicines or chemicals.
         r"\b(?:baby|toddler|child|kid|son|daughter|grandson|granddaughter|infant|little one|\d+\s*(?:yo|y/o|yrs?\s*old|"
-        r"years?\s*old|year-old|months?\s*old|month-old))\b.{0,60}\b(?:ate|eaten|swallowed|drank|drunk|got into|chewed|licked|"
+        r"years?\s*old|year-old|months?\s*old|month-old))\b.{0,60}\b(?:ate|eaten|swallowed|drank|drunk|got into|chewed|licked|bit into|bitten into|sucked on|sucking on|"
         r"might have (?:eaten|swallowed|drunk))\b.{0,60}\b(?:pills?|tablets?|medicines?|meds|capsules?|vitamins|batter(?:y|ies)|magnets?|bleach|detergent|"
         r"pods?|cleaner|chemicals?|poison|e-?liquid|vape|weed killer|pesticide|antifreeze|dishwasher|laundry)\b",
     ],
@@ -146,13 +184,16 @@ EMERGENCY_OTHER: list[str] = [
 
 # Suicidal thoughts and self-harm.
 CRISIS: list[str] = [
-    r"\b(?:kill|killing|end|ending|take|taking)\s+(?:myself|my own life|my life|himself|herself|themselves|his life|her life|their life)\b",
+    r"\b(?:kill|killing|end|ending|take|taking)\s+(?:myself|my own life|my life|himself|herself|themselves|his life|her life|their life)\b"
+    # "killing myself with these shifts", "killing myself at the gym": figures of speech
+    r"(?!\s+(?:with\s+(?:these|this|work|all (?:this|these)|the\s+(?:hours|shifts|workload|rotas?|commute))|at\s+(?:the\s+gym|work)"
+    r"|trying|laughing|working))",
     r"\bsuicid\w*\b.{0,30}\b(?:thoughts?|thinking|feel\w*|plan\w*|want|going|attempt\w*|ideation|urges?)\b",
     r"\b(?:thoughts?|thinking|feel\w*|plan\w*|want\w*|going|attempt\w*|considering|urges?)\b.{0,30}\bsuicid\w*",
     r"\b(?:i'?m|i am|feel|feeling)\s+suicidal\b",
     r"\b(?:want|wants|wanted|wanting|going|ready|plan\w*)\s+to\s+die\b",
-    r"\bend(?:ing)?\s+it\s+(?:all|tonight|now|today)\b",
-    r"\b(?:no|don'?t see (?:the|any)|what'?s the|lost the)\s+point\s+(?:of|in)\s+(?:living|going on|life|being alive|being here)\b",
+    r"\bend(?:ing)?\s+it\s+(?:all|tonight|now|today)\b|\b(?:time|ready|going|decided|plan\w*)\s+to\s+end\s+it\b(?!\s+with\b)",
+    r"\b(?:no|don'?t see (?:the|any)|what'?s the|lost the)\s+point\s+(?:of|in)\s+(?:living|going on|life|being alive|being here|waking up)\b",
     r"\b(?:rather|better)\s+be\s+dead\b",
     r"\bif\s+i\s+(?:was|were|am|wasn'?t|weren'?t)\s+(?:gone|dead|not here|not around|around|here)\b",
     r"\b(?:thinking|thought|plan\w*|going|want\w*|consider\w*|tempted)\s+(?:of\s+|about\s+|to\s+)?(?:overdos\w*|taking all (?:my|of my))\b",
@@ -162,11 +203,14 @@ CRISIS: list[str] = [
     r"\bnever wake up\b",
     r"\b(?:wish|want)\s+(?:i\s+(?:was|were)|to\s+be)\s+dead\b",
     r"\b(?:painless|easiest|quickest|fastest|best)\s+way\s+to\s+(?:die|kill)\b",
-    r"\b(?:how many|how much)\b.{0,50}\b(?:to\s+(?:overdose|die|kill)|lethal|fatal|to not wake up)\b",
+    r"\b(?:how many|how much)\b.{0,50}\b(?:to\s+(?:overdose|die|kill)|lethal|fatal|to (?:just )?not wake up)\b",
     r"^(?!.*\b(?:exam|class|course|pharmacology|ld50|lecture|textbook|homework|nursing school|med school)\b).*\blethal dose\b",
     r"\b(?:cutting|burning|hurting|harming|starving|hitting)\s+(?:myself|herself|himself|themselves)\b",
-    r"\b(?:cut|burn|hurt|harm)\w*\s+(?:myself|herself|himself|themselves)\b.{0,30}\b(?:on purpose|deliberately|to cope|again|when i|to feel)\b",
-    r"\bself[- ]?harm\w*\b.{0,20}\b(?:again|urge|started|been|can'?t stop)\b|\b(?:i|i'?ve|i have|she|he)\b.{0,20}\bself[- ]?harm",
+    r"\b(?:cut|burn|hurt|harm)\w*\s+(?:myself|herself|himself|themselves)\b.{0,30}\b(?:on purpose|deliberately|to cope|again|when i|when it|to feel|"
+    r"with a (?:lighter|cigarette|blade|razor|lit))\b",
+    r"\bcutting\s+again\b|\b(?:been|started|keep|kept)\s+cutting\b(?!\s+(?:down|back|out|carbs|sugar|hair|my hair|the|it|"
+    r"coupons|costs|\w+ out))",
+    r"\bself[- ]?harm\w*\b.{0,20}\b(?:again|urge|started|been|can'?t stop)\b|\b(?:i|i'?ve|i have|she|he)\b.{0,20}(?<!used to )\bself[- ]?harm",
     r"\b(?:want|wish|wanting)\w*\s+to\s+disappear\b|\b(?:suicide|goodbye)\s+(?:note|letter)s?\b",
     r"\bjump\w*\s+(?:off|from|in front of)\s+(?:the|a|my)?\s*(?:bridge|building|roof|cliff|train|balcony)\b",
     r"\bcan'?t\s+go\s+on\b.{0,15}\b(?:anymore|any longer|like this|living)\b",
@@ -176,7 +220,7 @@ CRISIS: list[str] = [
     # Not being around: disappearing for good, no plans to be here.
     r"\b(?:disappear(?:ed|ing)?|be gone|vanish(?:ed)?|not be (?:here|around))\s+(?:for good|forever|permanently)\b",
     r"\b(?:don'?t|do not)\s+(?:plan|intend|expect)\s+(?:on|to)\s+(?:be(?:ing)?\s+)?(?:around|here|alive)\b",
-    r"\bwon'?t\s+be\s+(?:around|here|alive)\s+(?:much\s+)?(?:longer|anymore|any more|for long|by|for|when|to see)\b",
+    r"\b(?:won'?t|wont|will not)\s+be\s+(?:around|here|alive)\s+(?:tomorrow\b|(?:much\s+)?(?:longer|anymore|any more|for long|by|for|when|to see)\b)",
     r"\b(?:be|been)\s+gone\s+by\s+(?:morning|tonight|tomorrow|the weekend|friday|monday|sunday|saturday|then)\b",
     r"\b(?:better off|happier)\s+(?:by|after|from)\s+(?:the weekend|tomorrow|tonight|next week|monday|tuesday|wednesday|"
     r"thursday|friday|saturday|sunday)\b",
@@ -185,15 +229,15 @@ CRISIS: list[str] = [
     r"\b(?:note|letter)\b.{0,30}\bso\s+(?:my|the)\s+(?:kids|children|family|wife|husband|parents)\s+(?:understand|know|"
     r"won'?t blame)\b",
     r"\bsaid goodbye\b.{0,40}\b(?:without (?:her|him|them) knowing|for the last time|for good)\b",
-    r"\b(?:thank you|thanks) for everything\b.{0,40}\b(?:sorry|not your fault|goodbye|love you)\b|"
+    r"\b(?:thank you|thanks|thank u|thx) for everything\b.{0,40}\b(?:sorry|not your fault|goodbye|love you|look after|take care of)\b|"
     r"\b(?:sorry|goodbye)\b.{0,30}\bnot your fault\b",
     r"\blook after\s+(?:mum|mom|dad|the kids|my \w+|him|her|them)\s+for me\b",
     r"\b(?:tablets|pills|paracetamol|painkillers|meds)\b.{0,40}\b(?:different|several|separate|multiple)\s+(?:pharmac\w*|"
     r"chemists?|shops|stores)\b|\bso\s+(?:nobody|no one|no-one)\s+(?:asks?|notices?|questions?)\b",
     r"\b(?:stockpil\w*|hoard\w*|stash\w*|squirrel\w*)\s+(?:away\s+)?(?:my|his|her)\s+(?:\w+\s+)?(?:pills?|tablets?|meds|"
     r"medications?|medicines?|prescriptions?|lithium|insulin|opioids|painkillers|antidepressants|sleeping \w+|"
-    r"\w+(?:pam|lam|pine|line|done|phen|mol|ium|pril|olol|statin))\b",
-    r"\b(?:belt|cord|cable|scarf|ligature|rope|flex)\b.{0,60}\b(?:hold (?:me|my weight|him|her)|take my weight|"
+    r"\w+(?:pam|lam|pine|line|done|phen|mol|ium|pril|olol|statin|fen))\b",
+    r"\b(?:belt|cord|cable|scarf|ligature|rope|flex)\b.{0,60}\b(?:hold (?:me|my weight|him|her)|would hold|take my weight|"
     r"a?round (?:my|his|her) neck)\b",
     r"\b(?:standing|stood|sitting|sat|leaning|lean)\b.{0,30}\b(?:balcony|ledge|edge of the roof|rail(?:ing)?|bridge|cliff)\b"
     r".{0,60}\b(?:practis\w*|practic\w*|for an hour|jump|tonight|how easy)\b|\bpractis\w*\s+(?:leaning|jumping|climbing)\b",
@@ -204,11 +248,11 @@ CRISIS: list[str] = [
     r"\b(?:never been born|was never born|were never born)\b",
     # Others better off.
     r"\b(?:everyone|everybody|my family|they|the world|my (?:kids|children|wife|husband|partner|parents|friends|mum|mom|dad))"
-    r"\s+(?:would|will|'d)\s+be\s+(?:so\s+much\s+|much\s+|a lot\s+)?(?:better off|happier)\s*(?:$|[.,!;]|without me|"
+    r"\s+(?:would|will|'d)\s+be\s+(?:so\s+much\s+|much\s+|a lot\s+)?(?:better off|happier)\s*(?:$|[.,!;]|without me|with someone else|with another (?:mum|mom|mother|dad|family)|"
     r"if i\b.{0,15}\b(?:was|were|wasn'?t|weren'?t|disappeared|died|left|gone|dead|never))",
     r"\b(?:i'?m|i am|feel(?:ing)?(?:\s+like)?(?:\s+i'?m)?|he'?s|hes|she'?s|shes|he is|she is|they'?re|they are)\s+"
     r"(?:such\s+|just\s+|only\s+|nothing but\s+)?a\s+burden\b(?!\s+of\b)",
-    r"\b(?:won'?t|wont|will not)\s+need\s+(?:them|it|these|this|those|my \w+)\s+(?:anymore|any more|where i'?m going|"
+    r"\b(?:won'?t|wont|will not)\s+need\s+(?:them|it|these|this|those|my \w+|this \w+|the \w+)\s+(?:anymore|any more|where i'?m going|"
     r"where im going|after (?:tonight|this|today|tomorrow))\b",
     r"\b(?:gonna be|going to be|will be|'ll be)\s+my\s+last\s+(?:one|day|night|weekend|week|birthday|christmas)\b"
     r"(?!\s+(?:at|of|in|on|with)\b)",
@@ -220,6 +264,39 @@ CRISIS: list[str] = [
     r"|\b(?:cut|slit)\s+(?:my|his|her|their)\s+wrists?\b",
     r"\bcut\w*\s+myself\b(?!.{0,30}\b(?:shaving|cooking|chopping|slicing|by accident|accidentally|on (?:a|the|some|glass|"
     r"paper)|while)\b)",
+    r"\b(?:can'?t|cant)\s+stop\s+(?:cutting|burning|hurting)(?:\s+(?:myself|my (?:arms|wrists|legs|thighs|skin))|"
+    r"\s*(?:tonight|again|$|[.,!]))|\b(?:don'?t|dont)\s+care\s+if\s+(?:it\s+stops\s+bleeding|"
+    r"i\s+(?:die|wake up|live|make it))\b",
+    r"\b(?:tonight|today|tomorrow)\s+feels\s+like\s+the\s+(?:night|day)\b",
+    r"\b(?:buy|bought|buying)\s+(?:many|lots of|a lot of|several|loads of|multiple)\s+(?:(?:paracetamol|painkiller|pill|tablet|"
+    r"aspirin|ibuprofen|tylenol)\s+(?:boxes|packs|packets|bottles)|(?:boxes|packs|packets|bottles)\s+of\s+(?:paracetamol|"
+    r"painkillers|pills|tablets|aspirin|ibuprofen|tylenol))\b",
+    r"\bgoodbye\b.{0,30}\bsorry for everything\b|\bsorry for everything\b.{0,30}\bgoodbye\b",
+    r"\bjok\w*\s+about\s+(?:the|a)\s+(?:rope|noose|gun|pills|bridge|jumping|ending it)\b(?!\s+(?:swing|bridge|course|ladder|"
+    r"club|range))",
+    r"\b(?:pills|tablets)\b.{0,20}\b(?:lined up|counted out|laid out|in front of me)\b(?!\s+(?:in|for|by)\b)",
+    r"\bsee (?:you|u|ya) on the other side\b(?!\s+of\b)",
+    r"\b(?:steer\w*|driv\w*|swerv\w*|crash\w*)\s+(?:\w+\s+){0,2}into\s+(?:a|the)\s+(?:\w+\s+)?(?:barrier|wall|tree|pillar|"
+    r"bridge|lorry|truck|oncoming)\b.{0,80}\b(?:accident|insurance|tonight|on purpose)\b|\blook like an accident\b",
+    r"^(?=.*\b(?:passed|died|lost|funeral|since (?:mum|mom|dad))\b).*\b(?:going to|gonna|will)\s+(?:be with|join)\s+"
+    r"(?:her|him|them|mum|mom|dad)\b(?:\s+(?:tonight|soon|again|today|now)|\s*[.!]|$)",
+    r"\b(?:to\s+(?:just\s+)?not|(?:so|to make sure)\s+i\s+(?:don'?t|dont|won'?t|wont|never))\s+wake\s+up\b",
+    r"\bhelium\b.{0,40}\b(?:bag|tank|hood)\b|\bbag\b.{0,40}\bhelium\b|\bnone of it (?:really\s+)?matters after\b",
+    r"\b(?:so\s+)?tired of being (?:here|alive|around)\b(?!\s+(?:in|at|on|for|waiting|all day|every)\b)",
+    r"\b(?:i'?m|im|i am)\s+on\s+(?:the\s+)?(?:roof|ledge|edge|bridge)\b(?!.{0,40}\b(?:fixing|repair\w*|cleaning|clearing|"
+    r"working|painting|install\w*))(?=.{0,60}\b(?:rn|right now|tell someone|before)\b)|"
+    r"\btell someone before\s*[.!]?\s*$",
+    r"\brope\b.{0,20}\b(?:is|'s)\s+(?:already\s+)?(?:up|tied|ready|set up)\b",
+    r"\b(?:floors?|storeys?|stories|metres|meters|feet|ft)\b.{0,20}\bhigh enough\b|\bhigh enough\b.{0,30}\b(?:to die|not to survive|"
+    r"to not survive)\b",
+    r"\bnot\s+(?:turn|turning|steer\w*)\s+(?:the\s+)?wheel\b|\blet go of the wheel\b",
+    r"\b(?:don'?t|dont)\s+(?:really\s+)?care\s+(?:what happens to me|if i (?:die|live|make it|wake up))\b",
+    r"\b(?:gave|given|giving|give)\s+(?:all\s+)?(?:of\s+)?my\s+(?:stuff|things|belongings|possessions)\s+away\b",
+    r"\b(?:bridges?|roofs?|buildings?|car parks?)\b.{0,40}\b(?:no|don'?t have|dont have|without)\s+(?:the\s+|any\s+)?"
+    r"(?:fences?|barriers?|railings?|nets?)\b",
+    r"\b(?:rather|want to|wish i could|like to)\s+(?:just\s+)?(?:go to sleep|fall asleep|sleep)\s+and\s+(?:never|not)\s+wake\s+up\b",
+    r"\b(?:putting|put|keeping|setting|hiding)\s+(?:my|his|her)\s+(?:\w+\s+)?(?:tablets|pills|meds|medication)\s+(?:aside|away|"
+    r"in (?:a|the) drawer)\b.{0,30}\binstead of taking\b",
     # Unbearable pain that should end for good; hopelessness.
     r"\b(?:want|need|wish)\w*\s+(?:the\s+|this\s+|my\s+|all\s+(?:the|this)\s+)?(?:pain|suffering|hurt\w*)\s+to\s+"
     r"(?:stop|end|go away)\s+(?:forever|for good|permanently)\b",
@@ -227,14 +304,17 @@ CRISIS: list[str] = [
     r"\b(?:don'?t|do not|can'?t|no longer)\s+see\s+(?:the|any)\s+point\s+(?:anymore|any more|in anything|in going on|in trying)\b",
     # Means and methods: stockpiled medicines, a noose, a gun, a plan, research.
     r"\b(?:saving|saved|stockpil\w*|hoard\w*|collect\w*|stash\w*|squirrel\w*)\s+(?:up\s+)?(?:all\s+)?(?:my|his|her|some|"
-    r"a lot of|enough)?\s*(?:\w+\s+){0,2}?(?:pills?|tablets?|meds|medications?|medicines?|antidepressants|painkillers|"
-    r"insulin)\b(?!\s*(?:bottles?|box(?:es)?|organi[sz]ers?|cases?|containers?|packaging))",
+    r"a lot of|enough)?\s*(?:[\w']+\s+){0,3}?(?:pills?|tablets?|meds|medications?|medicines?|antidepressants|painkillers|"
+    r"insulin|opioids|tramadol|codeine|lithium|\w+(?:pam|lam|pine|line|done|phen|mol|ium|fen|dol))\b"
+    r"(?!\s*(?:bottles?|box(?:es)?|organi[sz]ers?|cases?|containers?|packaging))",
     r"\b(?:swallow\w*|tak(?:e|ing)|down)\s+(?:everything|every (?:pill|tablet)|all (?:the|my|of my|of the) (?:pills|tablets|"
     r"meds|medications?|medicines?))\b",
     r"\bnoose\b|\bhang(?:ing)?\s+(?:myself|himself|herself|themselves)\b|"
     r"\brope\b.{0,40}\b(?:looking at|staring at|hang\w*|beam|rafter|tie it|tonight)\b",
     r"\b(?:gun|rifle|pistol|shotgun|firearm)\b.{0,60}\b(?:burden|end it|goodbye|not be around|myself|last)\b|"
-    r"\bburden\b.{0,80}\b(?:gun|rifle|pistol|shotgun|firearm)\b",
+    r"\bburden\b.{0,80}\b(?:gun|rifle|pistol|shotgun|firearm)\b|\b(?:gun|rifle|pistol|shotgun|firearm)\b.{0,60}"
+    r"\b(?:quiet(?:est)? place|for it|to do it)\b",
+    r"\b(?:been planning|my plan)\b.{0,80}\b(?:paracetamol|pills|tablets|painful|hurt|enough)\b",
     r"\bgun\b.{0,30}\b(?:to|in|against)\s+(?:my|his|her)\s+(?:head|mouth|temple)\b",
     r"\b(?:driv\w*|crash\w*|steer\w*)\s+(?:my|the|his|her)\s+car\s+(?:into|off)\s+(?:a|the)\s+(?:wall|tree|bridge|cliff|"
     r"river|lorry|truck|traffic|barrier)\b",
@@ -244,8 +324,24 @@ CRISIS: list[str] = [
     r"(?:do it|end it|go)\b|\bi'?ve\s+decided\s+(?:how|when)\s+(?:i'?ll|to|i will)\s+(?:do it|end it)\b",
     r"\b(?:looked up|looking up|search\w*|research\w*|googl\w*|read up on)\b.{0,30}\b(?:how (?:high|far|many|much|long)|"
     r"ways? to (?:die|end it)|painless)\b.{0,40}\b(?:bridge|building|fall|jump|pills?|tablets?|die|dead|overdose|hang\w*)\b",
-    r"\bgoodbye\s+(?:messages?|texts?|videos?|emails?)\b|\b(?:wrote|written|writing|made|updated)\s+(?:my|a)\s+will\b"
-    r".{0,40}\b(?:goodbye|it'?s time|before i go|the end)\b",
+    r"\bgoodbye\s+(?:messages?|texts?|videos?|emails?)\b|\b(?:wrote|written|writing|made|updated|sorted(?: out)?|done)\s+(?:my|a)\s+will\b"
+    r".{0,60}\b(?:goodbye|it'?s time|before i go|the end|(?:tomorrow|tonight|today)'?s the day|cancel\w*|home for)\b",
+    r"\bnothing\s+(?:keeping|left|holding)\s+me\s+(?:here|going|back)\b|\bwon'?t\s+have\s+to\s+worry\s+about\s+me\b",
+    r"\b(?:who|someone|somebody|they|she|he)\s+(?:else\s+)?(?:finds|will find|would find)\s+me\b(?!\s+(?:a|an|the|some)\b)",
+    r"\b(?:level|floor|storey|roof|bridge|car park)\b.{0,40}\bno (?:barriers?|railings?|fence|rail)\b|"
+    r"\bno (?:barriers?|railings?)\b.{0,40}\b(?:level|floor|storey|roof|bridge|car park)\b",
+    r"\b(?:standing|stood|sitting|sat|been)\s+(?:on|at)\s+(?:the|a)\s+(?:\w+\s+)?(?:bridge|ledge|roof|cliff edge|edge)\b"
+    r".{0,40}\b(?:for (?:about |over |nearly )?\d+|minutes|an hour|right now|typing)\b"
+    r"(?!.{0,40}\b(?:watching|enjoy\w*|photos?|the view|lovely|beautiful|sunset|fireworks|fishing)\b)",
+    r"\b(?:dose|amount|how many|how much)\b.{0,40}\bwould do it\b(?!\s+for\b)",
+    r"\b(?:we'?d|we would|everyone would|they'?d|they would)\s+(?:all\s+)?be\s+better off without\s+(?:me|him|her|them)\b",
+    r"\b(?:closed|shut)\s+garage\b.{0,40}\bengine running\b|\bengine running\b.{0,40}\b(?:closed|shut)\s+garage\b|"
+    r"\bcharcoal\b.{0,30}\b(?:tape|in the (?:boot|car|trunk))\b",
+    r"\b(?:can'?t|cannot|don'?t)\s+see\s+(?:a|any)\s+way\s+out\b",
+    r"\bhow\s+(?:much|many)\s+(?:\w+\s+){0,4}(?:would|do|does)\s+(?:a person|someone|i|you)\s+(?:have to|need to)\s+"
+    r"(?:drink|take|swallow|eat)\b",
+    r"\b(?:keep|just keep|kept)\s+(?:on\s+)?(?:walking|swimming)\b.{0,20}\b(?:sea|ocean|river|lake|water)\b",
+    r"\b(?:wrote|written|writing)\s+(?:letters|notes)\s+to\s+(?:everyone|everybody)\b",
     # fr, es, pt
     r"me suicider|me tuer\b|mettre fin à (?:mes jours|ma vie)|(?:veux|envie de) mourir|en finir avec (?:la|ma) vie|me faire du mal",
     r"quitarme la vida|suicidarme|matarme|quiero morir|no quiero vivir|hacerme daño",
@@ -310,12 +406,13 @@ OUT_OF_SCOPE: dict[str, list[str]] = {
 PERSONAL = (r"\b(?:i|i'?m|i'?ve|i'?d|me|my|we|we'?re|our|us|he|he'?s|she|she'?s|they'?re|him|his|her|husband|wife|son|daughter|"
             r"baby|child|kid|toddler|mom|mum|dad|mother|father|friend|grand\w+|partner|brother|sister|boyfriend|girlfriend|"
             r"roommate|coworker|neighbou?r|patient)\b")
-PRESENT = (r"\b(?:right now|now|currently|at the moment|today|tonight|this (?:morning|evening|afternoon)|"
-           r"(?<!was )(?<!were )(?<!it's )(?<!its )just|suddenly|"
+PRESENT = (r"\b(?:right now|(?<!fine )(?<!okay )(?<!ok )(?<!better )(?<!well )(?<!good )now|currently|at the moment|today|tonight|this (?:morning|evening|afternoon)|"
+           r"(?<!was )(?<!were )(?<!it's )(?<!its )just(?!\s+(?:curious|wondering|asking|in case))|suddenly|"
            r"keeps?|started|since|minutes? ago|hours? ago|is having|am having|i'?m having|i have|i feel|i'?ve got|"
            r"can'?t|cannot|won'?t stop)\b")
 PAST = (r"\b(?:last (?:year|month|week|spring|summer|winter|fall)|years? ago|months? ago|weeks? ago|in (?:19|20)\d\d|"
-        r"history of|passed away|died|survived|recovered|used to|when i was (?:a )?(?:kid|child|young)|back in)\b")
+        r"history of|passed away|died|survived|recovered|used to|when i was (?:a )?(?:kid|child|young)|"
+        r"as a (?:kid|child|baby|toddler|teen\w*)|back in)\b")
 GENERAL = (r"(?:\b(?:in general|generally|usually|typically|what (?:is|are)|what (?:does|do) .{0,40}\bmean|what'?s the difference|what causes|symptoms of|signs of|"
            r"warning signs|how (?:is|are|do|does|can|long)|why (?:do|does|is|are)|risk (?:of|factors?)|prevent\w*|difference between|"
            r"explain|what happens)\b|qu'est-ce|quels sont|qué es|cuáles son|o que é|quais são|什么是|哪些|ما هو|ما هي|क्या है)")

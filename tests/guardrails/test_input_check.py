@@ -71,10 +71,12 @@ def test_chronic_condition_is_recognised_not_treated_as_diagnosis_request() -> N
 
 
 LABELLED = [data_dir() / "guardrails" / "sample.jsonl", HERE / "heldout.jsonl", HERE / "heldout2.jsonl",
-            HERE / "heldout3.jsonl", HERE / "heldout4.jsonl"]
-# heldout3 and heldout4: warning signs said indirectly (hopelessness, means, goodbyes, rehearsal), emergencies in
-# everyday words, and harmless messages sharing their vocabulary. Half of them were written by separate sessions
-# that never saw the patterns; the regex caught 13/28 and 11/30 of their critical messages before it was extended.
+            *(HERE / f"heldout{i}.jsonl" for i in range(3, 8))]
+# heldout3-7: warning signs said indirectly (hopelessness, means, goodbyes, rehearsal), emergencies in everyday
+# words, and harmless messages that share their vocabulary. Most were written by separate sessions that never saw
+# the patterns. Each was first scored blind, then the patterns were extended with what it missed: critical
+# messages caught before that were 13/28, 11/30, 12/40, 22/40 and 21/30 (false alarms on harmless messages:
+# 1/20, 1/20, 3/20, 1/20, 0/40). So new wording will still be missed; --mode hybrid lets a model read it.
 
 
 @pytest.mark.parametrize("path", LABELLED)
@@ -100,3 +102,13 @@ def test_sample_set_covers_every_class_with_hard_negatives() -> None:
     assert len([s for s in samples if s.response is None]) >= 80
     texts = {s.text for s in samples}
     assert "What is chest pain, in general?" in texts
+
+
+def test_whole_message_lookaheads_are_anchored() -> None:
+    """`(?=.*X)` tried at every position scans the rest of the message each time: a pasted 10,000-character
+    message took 30 s to triage. Anchored at the start it is tried once (the same message: ~0.1 s)."""
+    from mdagents.guardrails import input_patterns as P
+
+    patterns = [p for ps in P.EMERGENCY.values() for p in ps] + P.CRISIS + [p for ps in P.OUT_OF_SCOPE.values() for p in ps]
+    unanchored = [p for p in patterns if "(?=.*" in p and not p.startswith("^")]
+    assert unanchored == []
