@@ -10,7 +10,6 @@ the `LLM` client is the only retry layer.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Sequence
@@ -19,7 +18,7 @@ from typing import Any
 import openai
 
 from mdagents.errors import ConfigError, ProviderError
-from mdagents.llm.openai_wire import ChatPoster
+from mdagents.llm.openai_wire import ChatPoster, json_reply
 from mdagents.llm.sdk_errors import aiohttp_transport, translate_sdk_error
 from mdagents.llm.types import Completion, EmbeddingResult, GenerationParams, Message, Usage
 
@@ -90,12 +89,9 @@ class OpenAIProvider:
             # pydantic models of the reply; posting the same body and reading the JSON ourselves
             # keeps the SDK's transport, auth and errors without that cost.
             reply = await self._client.post("/chat/completions", body=body, cast_to=str, options={"timeout": timeout})
-            return dict(json.loads(reply))
         except openai.OpenAIError as exc:
             raise self._translate(exc) from None
-        except (TypeError, ValueError) as exc:
-            raise ProviderError(f"openai/{self.model} returned a reply that is not a JSON object: {exc}",
-                                retryable=True) from None
+        return json_reply(reply, f"openai/{self.model}")
 
     async def embed(self, texts: Sequence[str], *, model: str, timeout: float) -> EmbeddingResult:
         """Vectors in input order, sent in batches; usage counts the input tokens."""

@@ -58,13 +58,7 @@ class ChatPoster:
                                 retryable=True) from None
         if response.status >= 400:
             raise self._status_error(response.status, raw, response.headers)
-        try:
-            reply = json.loads(raw)
-        except ValueError as exc:
-            raise ProviderError(f"{self._where} returned a reply that is not JSON: {exc}", retryable=True) from None
-        if not isinstance(reply, dict):
-            raise ProviderError(f"{self._where} returned JSON that is not an object", retryable=True)
-        return reply
+        return json_reply(raw, self._where)
 
     def _status_error(self, status: int, raw: bytes, headers: Any) -> ProviderError:
         message = f"Error code: {status} - {server_message(raw)}"
@@ -106,6 +100,17 @@ class ChatPoster:
             await self._session.close()
             self._session = None
         self._abandon()
+
+
+def json_reply(raw: str | bytes, where: str) -> dict[str, Any]:
+    """A 200 reply's JSON object; anything else is a retryable ProviderError (a proxy's HTML page, a cut body)."""
+    try:
+        reply = json.loads(raw)
+    except ValueError as exc:
+        raise ProviderError(f"{where} returned a reply that is not JSON: {exc}", retryable=True) from None
+    if not isinstance(reply, dict):
+        raise ProviderError(f"{where} returned JSON that is not an object", retryable=True)
+    return reply
 
 
 def server_message(raw: bytes) -> str:
