@@ -64,7 +64,6 @@ async def ingest(
             on_progress(len(batch))
     embed_seconds = time.perf_counter() - began
     began = time.perf_counter()
-    if chunks:
-        store.replace_sources(sources, chunks, vectors, embedder.name)
+    store.replace_sources(sources, chunks, vectors, embedder.name)  # nothing to store: a no-op
     store_seconds = time.perf_counter() - began
     return IngestReport(len(chunks), len(sources), embedder.name, embed_seconds, store_seconds)
