@@ -144,11 +144,11 @@ def run_session(config: RunConfig) -> int:
         done -= {r["id"] for r in run_dir.records() if r.get("error")}
 
     exemplars = load_exemplars(source, config.settings.num_exemplars)
-    if config.difficulty in ("basic", "adaptive") and len(exemplars) < config.settings.num_exemplars:
-        print(f"note: basic questions get {len(exemplars)} few-shot exemplar(s), not "
-              f"{config.settings.num_exemplars}: " + (f"{source.train_path} has only {len(exemplars)}"
-                                                      if source.train_path else f"no train.jsonl beside {source.path}"),
-              file=sys.stderr)
+    wanted = config.settings.num_exemplars
+    if config.difficulty in ("basic", "adaptive") and len(exemplars) < wanted:
+        why = (f"{source.train_path} has only {len(exemplars)}" if source.train_path
+               else f"no train.jsonl beside {source.path}")
+        print(f"note: basic questions get {len(exemplars)} few-shot exemplar(s), not {wanted}: {why}", file=sys.stderr)
     if config.dry_run:
         from mdagents.commands.dry_run import print_plan
 
