@@ -11,8 +11,8 @@ present, else the project's sample set repeated up to the number needed). Not a 
 numbers and ratios, and says which target each misses.
 
 1. throughput: N questions at --level and --concurrency, no cache, server latency L.
-   Each question's calls per stage (e.g. intermediate: classifier 1, recruiter 1, opinions 5,
-   debate 5, final answers 5) come from the call start times in the transcripts of a probe run
+   Each question's calls per stage (e.g. intermediate: recruiter 1, opinions 5, debate 5,
+   final answers 5, moderator 1) come from the call start times in the transcripts of a probe run
    of the first --chain-probe questions against a server with 1 s latency (there the harness's
    few ms per step cannot blur the stages); the other questions are taken to be like the most
    common one. Bounds:
@@ -66,6 +66,7 @@ os.environ["OPENAI_API_KEY"] = "sk-bench-loopback"
 from schedule import stage_widths, zero_overhead_makespan  # noqa: E402
 
 from mdagents.cli import main as cli_main  # noqa: E402
+from mdagents.runs import load_run  # noqa: E402
 
 SHARED_MEDQA = ROOT.parent / "shared" / "datasets" / "medqa" / "test.jsonl"
 SAMPLE_MEDQA = ROOT / "data" / "medqa" / "test.jsonl"
@@ -211,12 +212,9 @@ def verdict(ok: bool) -> str:
 
 def call_structure(run: RunResult, latency: float) -> dict[str, list[int]]:
     """Per question id: its calls per stage, from the start times in its transcript."""
-    structure: dict[str, list[int]] = {}
-    for path in (run.run_dir / "transcripts").glob("*.json"):
-        transcript = json.loads(path.read_text())
-        if path.stem != "_run":
-            structure[transcript["id"]] = stage_widths([c["start_s"] for c in transcript["calls"]], latency)
-    return structure
+    saved = load_run(run.run_dir)
+    return {record["id"]: stage_widths([c["start_s"] for c in saved.transcript(record["id"])["calls"]], latency)
+            for record in saved.records}
 
 
 @dataclass
