@@ -67,6 +67,26 @@ class EmptyReply(ProviderError):
         super().__init__(message, retryable=True)
 
 
+class ContextOverflow(ProviderError):
+    """The prompt is longer than the model's context window (with room for the answer): never retried.
+
+    `prompt_tokens` and `limit_tokens` say by how much, when the provider knows."""
+
+    def __init__(self, message: str, *, prompt_tokens: int | None = None, limit_tokens: int | None = None) -> None:
+        super().__init__(message, status=400, retryable=False)
+        self.prompt_tokens = prompt_tokens
+        self.limit_tokens = limit_tokens
+
+
+class ContextOverflowError(LLMCallError):
+    """An LLM call failed because its prompt does not fit the model's context window."""
+
+    def __init__(self, message: str, *, prompt_tokens: int | None = None, limit_tokens: int | None = None) -> None:
+        super().__init__(message)
+        self.prompt_tokens = prompt_tokens
+        self.limit_tokens = limit_tokens
+
+
 class ServerUnusable(LLMCallError):
     """The model's server cannot serve this run: unreachable, or it refuses the key (401/403) or the
     model or path (404). When no call of the run has succeeded yet, the run stops at once."""

@@ -7,6 +7,11 @@ assistant asks for an explicit acknowledgement of its limits, and once given (re
 session) answers such requests with general education only, still output-checked. A failed model
 call gives a safe message with emergency contacts and the chat goes on. History is kept across
 turns, so follow-ups such as "how long do they last?" reach the model with their context.
+
+A message longer than limits.MAX_MESSAGE_CHARS is triaged whole; unless it is an emergency or a
+crisis, it gets `message_too_long` instead of an answer, and later turns carry only an excerpt of
+it. A prompt the answering model still cannot take (ContextOverflowError) is tried again without
+the guideline sources, then without the earlier turns, then answered with the same message.
 """
 
 from __future__ import annotations
@@ -16,15 +21,16 @@ import uuid
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from mdagents.errors import LLMCallError
+from mdagents.errors import ContextOverflowError, LLMCallError
 from mdagents.guardrails.checker import Guardrails
 from mdagents.guardrails.citations import Retriever, retrieve_safely, store_citations, web_citations
 from mdagents.guardrails.input_check import is_acknowledgement, mentions_chronic_condition
-from mdagents.guardrails.messages import message, resolve_language
+from mdagents.guardrails.limits import MAX_MESSAGE_CHARS, excerpt
+from mdagents.guardrails.messages import format_number, message, resolve_language
 from mdagents.guardrails.session_log import SessionLog
 from mdagents.guardrails.verdicts import CRITICAL_INTERVENTIONS, GuardrailCheckError, InputCheck
 from mdagents.llm.client import LLM
-from mdagents.llm.types import Message, Usage
+from mdagents.llm.types import Completion, Message, Usage
 from mdagents.prompts import load, render
 
 _FIXED_MESSAGE = {"emergency": "emergency", "mental_health_crisis": "mental_health_crisis",
@@ -128,13 +134,19 @@ class Assistant:
             except GuardrailCheckError as exc:
                 verdict = InputCheck.none(f"input check failed: {exc}", "error")
             applied = [f"input_check:{verdict.source}"]
+            too_long = len(query) > MAX_MESSAGE_CHARS and verdict.intervention_type not in CRITICAL_INTERVENTIONS
             if verdict.source == "error":
                 content = message("service_error", language, self.region)
                 applied.append("service_error")
+            elif too_long:  # triaged in full, not answered: ask for the part that matters
+                self._awaiting_acknowledgement = None
+                content = self._too_long(len(query), MAX_MESSAGE_CHARS, language)
+                applied.append("message_too_long")
             else:
                 content, citations, violations, action = await self._respond(query, language, verdict, applied)
-            self._last_intervention = verdict.intervention_type
-            self.history += [Message("user", query), Message("assistant", content)]
+            self._last_intervention = "none" if too_long else verdict.intervention_type
+            # Models only ever see an excerpt of a long message (this one is triaged already).
+            self.history += [Message("user", excerpt(query)), Message("assistant", content)]
         kind = verdict.intervention_type
         content = self._with_risk_resources(content, kind, language, applied)
         usage = _minus(_ledger_usage(self.llm, self.guardrails.llm), before)
@@ -182,10 +194,25 @@ class Assistant:
         applied.append("general_education_after_acknowledgement")
         content, citations, violations, action = await self._answer(
             query, language, "out_of_scope", applied, extra_system=load("guardrail_assistant_general"))
-        if action == "error":
+        if action in ("error", "too_long"):
             return content, citations, violations, action
         return (message("scope_acknowledged", language, self.region) + "\n\n" + content, citations, violations,
                 action)
+
+    def _too_long(self, length: int, limit: int, language: str) -> str:
+        return message("message_too_long", language, self.region, length=format_number(length, language),
+                       limit=format_number(limit, language))
+
+    @staticmethod
+    def _readable_limit(length: int, exc: ContextOverflowError) -> int:
+        """About how many characters of this message the model can take: the share of the prompt that
+        fits, with a margin, rounded down to a hundred (half the message when the provider gave no
+        token counts). Under 100, the model cannot take even a short message (its window is taken by
+        the answer length or the instructions): that is a service problem, not the message's."""
+        share = 0.5
+        if exc.prompt_tokens and exc.limit_tokens and exc.prompt_tokens > 0:
+            share = exc.limit_tokens / exc.prompt_tokens
+        return min(MAX_MESSAGE_CHARS, int(length * share * 0.9) // 100 * 100)
 
     def _with_risk_resources(self, content: str, kind: str, language: str, applied: list[str]) -> str:
         """Remember an emergency or crisis; on every later turn add its resources to the reply."""
@@ -198,6 +225,32 @@ class Assistant:
         applied.append("risk_resources")
         reminders = [message(_REMINDER[risk], language, self.region) for risk in self.risks]
         return "\n\n".join([content, *reminders])
+
+    async def _complete(self, system: str, user: str, query: str, applied: list[str]) -> tuple[Completion, bool]:
+        """The model's answer, and whether the guideline sources were in its prompt. A prompt the model
+        cannot take is tried again without the sources, then without the earlier turns; the error of
+        the last try (ContextOverflowError) is the caller's."""
+        history = self.history[-_HISTORY_TURNS:]
+        tries = [(user, history, "")]
+        if user != query:
+            tries.append((query, history, "guideline_sources_dropped"))
+        if history:
+            tries.append((query, [], "history_dropped"))
+
+        async def attempt(text: str, earlier: list[Message], note: str) -> tuple[Completion, bool]:
+            if note:
+                applied.append(note)
+            completion = await self.llm.complete([Message("system", system), *earlier, Message("user", text)],
+                                                 max_tokens=self.max_tokens, temperature=0.2, role="assistant")
+            return completion, text == user
+
+        *first, last = tries
+        for text, earlier, note in first:
+            try:
+                return await attempt(text, earlier, note)
+            except ContextOverflowError:
+                continue
+        return await attempt(*last)
 
     async def _answer(self, query: str, language: str, kind: str, applied: list[str],
                       extra_system: str = "") -> tuple[str, list[dict[str, Any]], list[dict[str, Any]], str | None]:
@@ -215,14 +268,21 @@ class Assistant:
             system += "\n" + load("guardrail_assistant_web")
         if extra_system:
             system += "\n" + extra_system
-        messages = [Message("system", system), *self.history[-_HISTORY_TURNS:], Message("user", user)]
         try:
-            completion = await self.llm.complete(messages, max_tokens=self.max_tokens, temperature=0.2,
-                                                 role="assistant")
+            completion, sources_kept = await self._complete(system, user, query, applied)
+            if not sources_kept:
+                citations = []
             if self.web:
                 citations += web_citations(completion.text, completion.raw)
             checked = await self.guardrails.check_output(completion.text, message=query, citations=citations,
                                                          input_type=kind, language=language)
+        except ContextOverflowError as exc:  # the model cannot take the message: a clear answer, not an error
+            limit = self._readable_limit(len(query), exc)
+            if limit < 100:
+                applied.append(f"service_error:{type(exc).__name__}")
+                return message("service_error", language, self.region), [], [], "error"
+            applied.append("message_too_long:model_context")
+            return self._too_long(len(query), limit, language), [], [], "too_long"
         except (LLMCallError, GuardrailCheckError) as exc:
             applied.append(f"service_error:{type(exc).__name__}")
             return message("service_error", language, self.region), [], [], "error"

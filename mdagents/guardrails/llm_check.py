@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from mdagents.errors import LLMCallError
+from mdagents.guardrails.limits import excerpt
 from mdagents.guardrails.messages import region as region_of
 from mdagents.guardrails.remediation import remediate
 from mdagents.guardrails.trusted import is_trusted_citation
@@ -101,7 +102,10 @@ def _history_text(history: Sequence[Message]) -> str:
 
 
 async def check_input(llm: LLM, text: str, history: Sequence[Message] = ()) -> InputCheck:
-    reply = await _ask(llm, render("guardrail_input_check", message=text, history=_history_text(history)))
+    """The model's verdict on a message; of a long paste it reads an excerpt (head and tail), the
+    offline layers having read the whole."""
+    reply = await _ask(llm, render("guardrail_input_check", message=excerpt(text),
+                                   history=_history_text(history)))
     return parse_input_verdict(reply)
 
 

@@ -60,7 +60,8 @@ def _outdated(text: str, citations: Sequence[dict[str, Any]], year_now: int) -> 
 
 def _regional(text: str, region: str | None) -> list[str]:
     place = region_of(region)
-    hits = [m.group(0) for m in _NUMBER.finditer(text) if m.group("number") not in re.findall(r"\d+", place.emergency)]
+    own = {digits for number in place.numbers for digits in re.findall(r"\d+", number)}  # GB's NHS 111 is GB's
+    hits = [m.group(0) for m in _NUMBER.finditer(text) if m.group("number") not in own]
     others = {s for r in regions().values() if r.code != place.code for s in r.systems} - set(place.systems)
     hits += [s for s in sorted(others) if re.search(rf"\b{re.escape(s)}\b", text)]
     return hits

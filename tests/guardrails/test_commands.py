@@ -175,7 +175,8 @@ def test_ask_chat_survives_bad_input_with_clear_answers(fake_server, capsys, mon
 
     monkeypatch.setattr("mdagents.llm.client.RetryPolicy.backoff", lambda self, attempt, retry_after, rng: 0.0)
     server = fake_server("openai", flaky)
-    paste = ("Résultats 雪 مرحبا नमस्ते lab values " * 4000)[:100_000]
+    # (Not "Résultats 雪 مرحبا नमस्ते lab values" x 4000: the embedding classifier reads that as a crisis.)
+    paste = ("Vitamin C 维生素C فيتامين سي विटामिन सी vitamina C. " * 3000)[:100_000]
     raw = b"what helps a migraine \xff\xfe?\n" + paste.encode() + b"\nand what about tension headaches?\nquit\n"
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8"))
     code = _run(ask, ["--chat", "--json", "--model", "openai/tiny", "--base-url", server.base_url,
@@ -183,8 +184,22 @@ def test_ask_chat_survives_bad_input_with_clear_answers(fake_server, capsys, mon
     replies = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert code == 0 and len(replies) == 3 and replies[0]["mode"] == "hybrid"
     assert all(r["content"].strip() for r in replies)
-    assert any("technical problem" in r["content"] and "999" in r["content"] for r in replies)
+    assert "technical problem" in replies[0]["content"] and "999" in replies[0]["content"]
+    assert "100,000" in replies[1]["content"] and "message_too_long" in replies[1]["guardrails_applied"]
     assert "Migraines are headaches" in replies[-1]["content"]
+    # No request, the triage of the paste included, carried more than an excerpt of it.
+    assert max(len(json.dumps(r["json"]["messages"], ensure_ascii=False)) for r in server.requests) < 12_000
+
+
+def test_ask_a_100000_character_paste_gets_a_clear_answer(fake_server, capsys) -> None:
+    server = fake_server("openai", guard_or_answer("no crisis words here"))
+    paste = ("Patient lab report. ALT 62 U/L, AST 40 U/L, bilirubin 1.1 mg/dL. " * 2000)[:100_000]
+    code = _run(ask, [paste, "--json", "--model", "openai/tiny", "--base-url", server.base_url, "--no-guidelines",
+                      "--region", "FR", "--lang", "fr"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and "100\u202f000" in out["content"] and "message_too_long" in out["guardrails_applied"]
+    assert len(server.requests) == 1  # the triage, on an excerpt; no answer was asked for
+    assert len(json.dumps(server.requests[0]["json"]["messages"])) < 12_000
 
 
 def test_guardrails_eval_prints_recall_and_false_alarms_per_language(tmp_path, capsys) -> None:

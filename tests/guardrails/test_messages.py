@@ -27,13 +27,17 @@ def test_crisis_line_and_numbers_follow_the_region() -> None:
 
 
 def test_every_fixed_message_exists_and_renders_in_all_seven_languages() -> None:
-    kinds = [k for k, v in catalogue().items() if isinstance(v, dict) and k != "fix_suggestions"]
-    assert len(kinds) >= 16
+    not_messages = ("fix_suggestions", "resource_phrases", "number_format")
+    kinds = [k for k, v in catalogue().items() if isinstance(v, dict) and k not in not_messages]
+    assert len(kinds) >= 17
     for kind in kinds:
-        texts = {lang: message(kind, lang, "IN", content="BODY") for lang in languages()}
+        texts = {lang: message(kind, lang, "IN", content="BODY", length="12,345", limit="4,000")
+                 for lang in languages()}
         assert set(catalogue()[kind]) == set(languages()), kind
         assert all(t.strip() and "$" not in t for t in texts.values()), kind
         assert len(set(texts.values())) == len(texts), kind  # a translation, not a copy
+    for table in ("resource_phrases", "number_format"):  # the words resources and numbers are said with
+        assert set(catalogue()[table]) == set(languages()), table
     assert message("no_trusted_sources", "fr", content="BODY").endswith("BODY")
     assert "112" in message("service_error", "hi", "IN") and "14416" in message("crisis_reminder", "hi", "IN")
 
