@@ -14,9 +14,9 @@ from typing import Any
 from google import genai
 from google.genai import errors, types
 
-from mdagents.errors import ProviderError
+from mdagents.errors import ContextOverflow, ProviderError
 from mdagents.llm.base import is_retryable_status
-from mdagents.llm.sdk_errors import header_retry_after, scrub
+from mdagents.llm.sdk_errors import header_retry_after, is_context_overflow, scrub
 from mdagents.llm.types import Completion, GenerationParams, Message, Usage
 
 PLACEHOLDER_KEY = "not-needed"  # for self-hosted Gemini-compatible servers
@@ -121,6 +121,8 @@ class GeminiProvider:
     def _translate_api(self, exc: errors.APIError) -> ProviderError:
         """SDK error -> ProviderError; the message never contains the key."""
         status = exc.code if isinstance(exc.code, int) else None
+        if is_context_overflow(status, exc.message or ""):
+            return ContextOverflow(self._clean(f"gemini/{self.model}: {exc.message}"))
         headers = getattr(exc.response, "headers", None)
         return ProviderError(
             self._clean(f"gemini/{self.model}: {exc.status or ''} {exc.message or ''}".rstrip()),

@@ -78,7 +78,7 @@ def translate_sdk_error(exc: Exception, *, sdk: ModuleType, where: str, api_key:
                              unreachable=True)
     if isinstance(exc, sdk.APIStatusError):
         status = exc.status_code
-        if status in (400, 413) and _CONTEXT_OVERFLOW.search(str(exc.message)):
+        if is_context_overflow(status, str(exc.message)):
             return ContextOverflow(scrub(f"{where}: {exc.message}", api_key))
         return ProviderError(scrub(f"{where}: {exc.message}", api_key), status=status,
                              retryable=is_retryable_status(status),
@@ -86,9 +86,15 @@ def translate_sdk_error(exc: Exception, *, sdk: ModuleType, where: str, api_key:
     return ProviderError(scrub(f"{where}: {exc}", api_key))
 
 
-# How OpenAI, Anthropic, vLLM, llama.cpp's server and Ollama word a prompt longer than the context window.
+# How OpenAI, Anthropic, Gemini, vLLM, llama.cpp's server and Ollama word a prompt longer than the context window.
 _CONTEXT_OVERFLOW = re.compile(r"context[_ ]length|context (?:window|size)|maximum context|prompt is too long|"
-                               r"too many (?:input )?tokens|exceeds? the available context", re.IGNORECASE)
+                               r"too many (?:input )?tokens|exceeds? the available context|"
+                               r"input token count .{0,40}exceeds the maximum", re.IGNORECASE)
+
+
+def is_context_overflow(status: int | None, message: str) -> bool:
+    """A request refused because the prompt is longer than the model's window (never worth a retry)."""
+    return status in (400, 413) and bool(_CONTEXT_OVERFLOW.search(message))
 
 
 def _root_cause(exc: BaseException) -> str:

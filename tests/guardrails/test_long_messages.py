@@ -177,6 +177,7 @@ async def test_a_model_too_small_for_any_message_is_a_service_error_not_a_length
                "tokens. Please reduce the length of the messages."),
     ("openai", "the request exceeds the available context size, try increasing it"),  # llama.cpp's server
     ("anthropic", "prompt is too long: 210000 tokens > 200000 maximum"),
+    ("gemini", "The input token count (1200000) exceeds the maximum number of tokens allowed (1048576)."),
 ])
 async def test_a_servers_context_length_error_is_typed_and_answered_clearly(fake_server, wire, error) -> None:
     from mdagents.llm.factory import build_llm
@@ -184,6 +185,8 @@ async def test_a_servers_context_length_error_is_typed_and_answered_clearly(fake
     server = fake_server(wire, lambda messages, request: SAFE)
     if wire == "anthropic":
         body = {"type": "error", "error": {"type": "invalid_request_error", "message": error}}
+    elif wire == "gemini":
+        body = {"error": {"code": 400, "message": error, "status": "INVALID_ARGUMENT"}}
     else:
         body = {"error": {"message": error, "type": "invalid_request_error", "param": "messages",
                           "code": "context_length_exceeded"}}
