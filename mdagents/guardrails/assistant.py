@@ -237,20 +237,19 @@ class Assistant:
         if history:
             tries.append((query, [], "history_dropped"))
 
-        async def attempt(text: str, earlier: list[Message], note: str) -> tuple[Completion, bool]:
+        overflow: ContextOverflowError | None = None
+        for text, earlier, note in tries:
             if note:
                 applied.append(note)
-            completion = await self.llm.complete([Message("system", system), *earlier, Message("user", text)],
-                                                 max_tokens=self.max_tokens, temperature=0.2, role="assistant")
-            return completion, text == user
-
-        *first, last = tries
-        for text, earlier, note in first:
             try:
-                return await attempt(text, earlier, note)
-            except ContextOverflowError:
+                completion = await self.llm.complete([Message("system", system), *earlier, Message("user", text)],
+                                                     max_tokens=self.max_tokens, temperature=0.2, role="assistant")
+            except ContextOverflowError as exc:
+                overflow = exc
                 continue
-        return await attempt(*last)
+            return completion, text == user
+        assert overflow is not None  # tries is never empty
+        raise overflow
 
     async def _answer(self, query: str, language: str, kind: str, applied: list[str],
                       extra_system: str = "") -> tuple[str, list[dict[str, Any]], list[dict[str, Any]], str | None]:

@@ -73,10 +73,7 @@ class TriageModel:
         return (np.asarray(vectors, dtype=np.float64) - self.mean) / self.scale
 
     def probabilities(self, vectors: np.ndarray) -> np.ndarray:
-        features = self._features(vectors)
-        if self.hidden_weights is not None:
-            features = np.maximum(features @ self.hidden_weights + self.hidden_bias, 0.0)
-        return softmax(features @ self.weights + self.bias)
+        return forward(self._features(vectors), self.weights, self.bias, self.hidden_weights, self.hidden_bias)
 
     def severity(self, vectors: np.ndarray) -> np.ndarray:
         return softmax(self._features(vectors) @ self.severity_weights + self.severity_bias)
@@ -112,6 +109,14 @@ class TriageModel:
                            data["severity_bias"], critical, scope, *hidden)
         except (OSError, KeyError, ValueError) as exc:
             raise ConfigError(f"cannot read the triage model {path}: {exc}") from exc
+
+
+def forward(features: np.ndarray, weights: np.ndarray, bias: np.ndarray, hidden_weights: np.ndarray | None = None,
+            hidden_bias: np.ndarray | None = None) -> np.ndarray:
+    """Class probabilities: a ReLU hidden layer when there is one, then softmax."""
+    if hidden_weights is not None:
+        features = np.maximum(features @ hidden_weights + hidden_bias, 0.0)
+    return softmax(features @ weights + bias)
 
 
 def softmax(z: np.ndarray) -> np.ndarray:

@@ -21,7 +21,15 @@ from typing import Any
 import numpy as np
 
 from mdagents.errors import DatasetError
-from mdagents.guardrails.semantic import CLASSES, DATA_DIR, SEVERITIES, SemanticTriage, TriageModel, softmax
+from mdagents.guardrails.semantic import (
+    CLASSES,
+    DATA_DIR,
+    SEVERITIES,
+    SemanticTriage,
+    TriageModel,
+    forward,
+    softmax,
+)
 
 TRAINING_FILES = (DATA_DIR / "triage_train_a.jsonl", DATA_DIR / "triage_train_b.jsonl", DATA_DIR / "sample.jsonl",
                   DATA_DIR / "triage_train_chat.jsonl",  # short chat turns: greetings, thanks, acknowledgements
@@ -106,7 +114,7 @@ class Network:
     bias: np.ndarray
 
     def probabilities(self, x: np.ndarray) -> np.ndarray:
-        return softmax(np.maximum(x @ self.hidden_weights + self.hidden_bias, 0.0) @ self.weights + self.bias)
+        return forward(x, self.weights, self.bias, self.hidden_weights, self.hidden_bias)
 
 
 def fit_network(x: np.ndarray, y: np.ndarray, n_classes: int, *, hidden: int = HIDDEN, l2: float = L2,

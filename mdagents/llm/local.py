@@ -155,9 +155,13 @@ def grammar_for(params: GenerationParams) -> str | None:
 MESSAGE_OVERHEAD_TOKENS = 8  # chat-template markers around each message
 
 
+def message_tokens(message: Message, count: Callable[[str], int]) -> int:
+    """A message's size in the prompt: its content plus the template markers around it."""
+    return count(message.content) + MESSAGE_OVERHEAD_TOKENS
+
+
 def prompt_tokens(messages: Sequence[Message], count: Callable[[str], int]) -> int:
-    """The prompt's size as fit_context counts it (contents plus each message's template markers)."""
-    return sum(count(m.content) + MESSAGE_OVERHEAD_TOKENS for m in messages)
+    return sum(message_tokens(m, count) for m in messages)
 
 
 def fit_context(messages: list[Message], budget: int, count: Callable[[str], int]) -> tuple[list[Message], int]:
@@ -166,7 +170,7 @@ def fit_context(messages: list[Message], budget: int, count: Callable[[str], int
     Small local models have small context windows, and a long debate outgrows them; a sliding
     window keeps the sample going instead of failing it. Returns (messages, how many were dropped).
     """
-    sizes = [count(m.content) + MESSAGE_OVERHEAD_TOKENS for m in messages]
+    sizes = [message_tokens(m, count) for m in messages]
     total = sum(sizes)
     keep = [True] * len(messages)
     dropped = 0
