@@ -32,7 +32,8 @@ def _fmt(value: float | None) -> str:
 def print_language_table(table: dict[str, Any], title: str) -> None:
     """Rows: languages; columns: emergencies and crises caught, per-class recall, false alarms."""
     def cell(share: dict[str, Any]) -> str:
-        return "-" if not share["n"] else f"{share['hits']}/{share['n']} {100 * share['rate']:.1f}%"
+        # From the counts: the stored rate is rounded to 4 places, and 0.0395 would print 6/152 as 4.0%.
+        return "-" if not share["n"] else f"{share['hits']}/{share['n']} {100 * share['hits'] / share['n']:.1f}%"
 
     print(title)
     head = ("lang", "emerg+crisis caught", "emergency", "crisis", "out_of_scope", "false alarms (none)")

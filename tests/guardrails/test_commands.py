@@ -214,3 +214,14 @@ def test_guardrails_eval_prints_recall_and_false_alarms_per_language(tmp_path, c
     assert "mode=semantic" in out and "per language" in out
     rows = {line.split()[0]: line for line in out.splitlines() if line[:3] in ("fr ", "zh ", "en ", "all")}
     assert set(rows) == {"fr", "zh", "en", "all"} and "1/1 100.0%" in rows["fr"] and "0/1 0.0%" in rows["zh"]
+
+
+def test_language_table_percentages_come_from_the_counts(capsys) -> None:
+    from mdagents.cli.guardrails_eval import print_language_table
+
+    share = {"hits": 6, "n": 152, "rate": 0.0395}  # rounded rate: 3.95 would print as 4.0%
+    empty = {"hits": 0, "n": 0, "rate": None}
+    row = {"critical_caught": empty, "emergency": {"recall": empty}, "mental_health_crisis": {"recall": empty},
+           "out_of_scope": {"recall": empty}, "none": {"false_alarms": share}}
+    print_language_table({"all": row}, "t")
+    assert "6/152 3.9%" in capsys.readouterr().out
