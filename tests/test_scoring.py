@@ -1,11 +1,11 @@
-"""Answer extraction on realistic replies: the shapes real models (and SmolLM2) produce."""
+"""Grading on realistic replies: the shapes real models (and SmolLM2) produce."""
 
 from __future__ import annotations
 
 import pytest
 
 from mdagents.data.datasets import Question
-from mdagents.scoring import Grade, extract_answer, grade
+from mdagents.scoring import Grade, grade, read_answer
 
 FOUR = {
     "A": "Metformin",
@@ -112,13 +112,16 @@ FAILED_CASES = [
 
 
 @pytest.mark.parametrize(("reply", "options", "expected"), OK_CASES)
-def test_extracts_the_intended_letter(reply: str, options: dict[str, str], expected: str) -> None:
-    assert extract_answer(reply, options) == (expected, "ok")
+def test_reads_the_intended_letter(reply: str, options: dict[str, str], expected: str) -> None:
+    reading = read_answer(reply, options)
+    assert (reading.letter, reading.status, reading.reason) == (expected, "ok", None)
 
 
 @pytest.mark.parametrize(("reply", "options"), FAILED_CASES)
-def test_unparseable_or_ambiguous_replies_fail(reply: str, options: dict[str, str]) -> None:
-    assert extract_answer(reply, options) == (None, "failed")
+def test_unparseable_or_ambiguous_replies_fail_with_a_reason(reply: str, options: dict[str, str]) -> None:
+    reading = read_answer(reply, options)
+    assert (reading.letter, reading.status) == (None, "failed")
+    assert reading.reason in ("conflict", "ambiguous", "refused", "none")
 
 
 def test_there_are_enough_reply_variants() -> None:
@@ -126,7 +129,7 @@ def test_there_are_enough_reply_variants() -> None:
 
 
 def test_lowercase_option_keys_are_returned_as_given() -> None:
-    assert extract_answer("Answer: (B)", {"a": "x", "b": "y"}) == ("b", "ok")
+    assert read_answer("Answer: (B)", {"a": "x", "b": "y"}).letter == "b"
 
 
 def _question(answer_idx: str = "C") -> Question:
@@ -134,7 +137,8 @@ def _question(answer_idx: str = "C") -> Question:
 
 
 def test_grade_marks_right_wrong_and_failed() -> None:
-    assert grade("Answer: (C)", _question()) == Grade("C", "ok", True, "declaration")
-    assert grade("Answer: (A)", _question()) == Grade("A", "ok", False, "declaration")
+    assert grade("Answer: (C)", _question()) == Grade("C", "ok", True, "contract")
+    assert grade("Answer: (A)", _question()) == Grade("A", "ok", False, "contract")
     assert grade("Lisinopril", _question()) == Grade("C", "ok", True, "option_text")
-    assert grade("no idea", _question()) == Grade(None, "failed", False, "none")
+    assert grade("no idea", _question()) == Grade(None, "failed", False, "none", "none")
+    assert grade("Answer: (A) Lisinopril", _question()) == Grade(None, "failed", False, "contract", "conflict")

@@ -14,7 +14,7 @@ from typing import Any
 from mdagents.analysis.interaction_graph import Graph, round_graph
 from mdagents.analysis.report import outcome
 from mdagents.analysis.threads import Thread, is_answer_call, last_user, split_threads
-from mdagents.scoring import extract_answer
+from mdagents.scoring import read_answer
 
 
 @dataclass
@@ -113,7 +113,7 @@ def extraction_step(record: dict[str, Any]) -> str | None:
 
 def answer_of(text: str | None, record: dict[str, Any]) -> Answer:
     options = record.get("options") or {}
-    letter = extract_answer(text or "", options)[0] if options else None
+    letter = read_answer(text, options).letter if options else None
     truth = record.get("answer_idx")
     status = "none" if letter is None or truth is None else ("right" if letter == truth else "wrong")
     return Answer(letter, text or "", status)

@@ -19,21 +19,15 @@ from mdagents.guidelines.records import Chunk
 from mdagents.guidelines.retriever import Retriever, query_text
 from mdagents.pipelines.base import FinalAttempt, Finalizer, PipelineContext
 from mdagents.prompts import render
+from mdagents.scoring import read_answer
 
 DEFAULT_K = 5
 MAX_CHARS_PER_CHUNK = 2400  # keeps k=5 sections within a small model's context
 
 
 def chosen_letter(text: str, question: Question) -> str | None:
-    """The option letter a reply chose (the harness's own extraction when available)."""
-    try:
-        from mdagents.scoring import extract_answer
-    except ImportError:  # scoring not available: the canonical "Answer: (X)" form only
-        matches = re.findall(r"Answer:\s*\(?([A-Za-z])\)?", text or "")
-        letter = matches[-1].upper() if matches else None
-        return letter if letter in question.options else None
-    letter, _ = extract_answer(text, question.options)
-    return letter
+    """The option letter a reply chose, read as grading reads it."""
+    return read_answer(text, question.options).letter
 
 
 def search_terms(question: Question, letter: str | None) -> tuple[str, str]:

@@ -93,9 +93,6 @@ class LLM:
         self.ledger = Ledger()
         self._rng = random.Random(seed)
         self._sleep = sleep
-        # Whether a reply names one of the letters it was asked for (the run sets grading's reader):
-        # a reply cut off by the length limit before naming one is retried like an empty reply.
-        self.names_an_answer: Callable[[str, Sequence[str]], bool] | None = None
 
     @property
     def name(self) -> str:
@@ -159,18 +156,16 @@ class LLM:
         self.ledger.usage = self.ledger.usage + completion.usage
         if transcript is not None:
             transcript.add(role, messages, completion.text, completion.usage, completion.latency_s, self.name,
-                           cached=completion.cached, params=params.to_dict(), started=started)
+                           cached=completion.cached, params=params.to_dict(), started=started,
+                           finish_reason=completion.finish_reason)
         return completion
 
     async def _complete_once(self, messages: list[Message], params: GenerationParams) -> Completion:
-        """One provider call; an empty reply, or one cut off by the length limit before it named an
-        option the call asked for, is a retryable failure of this call (never cached, never graded)."""
+        """One provider call; an empty reply is a retryable failure of this call (never cached, never graded).
+        A reply cut off by the length limit is kept: grading reads its stop reason and says so."""
         completion = await self.provider.complete(messages, params, timeout=self.retry.timeout)
         if not completion.text.strip():
             raise EmptyReply(f"{self.name} returned an empty reply (finish reason: {completion.finish_reason})")
-        if (completion.finish_reason == "length" and params.answer_format == "letter" and self.names_an_answer
-                and not self.names_an_answer(completion.text, params.answer_letters or ())):
-            raise EmptyReply(f"{self.name} reply was cut off by the length limit before it gave an answer")
         return completion
 
     async def embed(self, texts: Sequence[str], *, model: str | None = None) -> EmbeddingResult:

@@ -22,6 +22,7 @@ class CallRecord:
     params: dict[str, Any] = field(default_factory=dict)
     error: str | None = None
     start_s: float = 0.0  # when the call started, seconds after the sample (transcript) began
+    finish_reason: str | None = None  # the provider's stop reason ("length": cut off by the token limit)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -35,6 +36,7 @@ class CallRecord:
             "cached": self.cached,
             "params": self.params,
             "error": self.error,
+            "finish_reason": self.finish_reason,
         }
 
 
@@ -50,11 +52,15 @@ class Transcript:
 
     def add(self, role: str, messages: Sequence[Message], reply: str, usage: Usage, latency_s: float,
             model: str, *, cached: bool = False, params: dict[str, Any] | None = None,
-            error: str | None = None, started: float | None = None) -> None:
+            error: str | None = None, started: float | None = None, finish_reason: str | None = None) -> None:
         """`started`: the call's time.perf_counter() at its start (default: `latency_s` before now)."""
         start = (time.perf_counter() - latency_s if started is None else started) - self.began
         self.calls.append(CallRecord(role, [m.to_dict() for m in messages], reply, usage, latency_s, model,
-                                     cached, params or {}, error, max(0.0, start)))
+                                     cached, params or {}, error, max(0.0, start), finish_reason))
+
+    def finish_reason_of(self, reply: str) -> str | None:
+        """The stop reason of the last call that returned `reply` (a pipeline's final answer)."""
+        return next((call.finish_reason for call in reversed(self.calls) if call.reply == reply), None)
 
     def total(self) -> Usage:
         total = Usage()

@@ -1,7 +1,7 @@
 """Reading an answer letter out of an agent's reply, and asking for replies in that format.
 
-Intermediate needs each expert's current letter for the vote tally; it uses the same
-extractor that grades the final answer (mdagents.scoring), so votes and grades agree.
+Intermediate needs each expert's current letter for the vote tally and the consensus check; it
+uses the same reader that grades the final answer (mdagents.scoring), so votes and grades agree.
 """
 
 from __future__ import annotations
@@ -10,13 +10,12 @@ from collections import Counter
 from typing import Any
 
 from mdagents.data.datasets import Question
-from mdagents.scoring import extract_answer
+from mdagents.scoring import read_answer
 
 
 def answer_letter(text: str, options: dict[str, str]) -> str | None:
     """The option letter a reply commits to, or None when it commits to none."""
-    letter, _status = extract_answer(text, options)
-    return letter
+    return read_answer(text, options).letter
 
 
 def answer_params(question: Question) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from mdagents import prompts
 from mdagents.errors import UsageError
 from mdagents.hashing import file_sha256
 from mdagents.run.config import RunConfig
-from mdagents.scoring.extraction import EXTRACTION_VERSION
+from mdagents.scoring import GRADER_VERSION
 
 # Fields that do not change any result (and how a question is asked or graded).
 NOT_IN_FINGERPRINT = frozenset({
@@ -36,7 +36,7 @@ def fingerprint_fields(config: RunConfig, dataset_path: Path) -> dict[str, Any]:
     fields = {k: v for k, v in config.to_dict().items() if k not in NOT_IN_FINGERPRINT}
     fields["dataset_path"] = str(dataset_path.resolve())
     fields["dataset_sha256"] = file_sha256(dataset_path)
-    fields["extraction_version"] = EXTRACTION_VERSION
+    fields["extraction_version"] = GRADER_VERSION
     fields["prompt_hashes"] = prompts.hashes()
     return json.loads(json.dumps(fields, default=str))  # plain JSON values, as the manifest will hold them
 

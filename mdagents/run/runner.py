@@ -27,9 +27,8 @@ from mdagents.pipelines.base import Decision, Finalizer, Level, PipelineContext,
 from mdagents.redact import redact
 from mdagents.run.config import RunConfig
 from mdagents.run.store import RunDirectory, now_iso
-from mdagents.scoring import grade
-from mdagents.scoring.extraction import extract, is_ambiguous
-from mdagents.scoring.llm_extractor import extract_with_llm
+from mdagents.scoring import grade, grade_reading
+from mdagents.scoring.llm_extractor import extract_with_llm, worth_extracting
 
 
 class RunAborted(Exception):
@@ -77,13 +76,12 @@ def build_record(
 ) -> dict[str, Any]:
     """One results.jsonl line (format in docs/records.md)."""
     response = decision.text if decision else ""
+    reason: str | None = None
     if decision is not None and error is None:
-        graded = grade(response, question)
-        prediction, parse_status, correct, extraction = (graded.prediction, graded.parse_status, graded.correct,
-                                                         graded.extraction)
-        if extracted := notes.get("extracted"):  # the optional LLM extractor, when the cascade found nothing
-            prediction, parse_status, extraction = extracted, "ok", "llm"
-            correct = prediction == question.answer_idx
+        graded = notes.get("extracted") or grade(response, question,
+                                                 finish_reason=transcript.finish_reason_of(response))
+        prediction, parse_status, correct, extraction, reason = (graded.prediction, graded.parse_status,
+                                                                 graded.correct, graded.extraction, graded.reason)
     else:
         prediction, parse_status, correct, extraction = None, "failed", None, "none"
     abstained = bool(notes.get("abstained"))
@@ -105,6 +103,7 @@ def build_record(
         "prediction": prediction,
         "parse_status": parse_status,
         "extraction": extraction,
+        "no_answer_reason": reason,
         "correct": correct,
         "usage": {"total": total.to_dict(),
                   "by_role": {k: v.to_dict() | {"cost_usd": costs.by_role.get(k)}
@@ -209,13 +208,13 @@ class Runner:
         ) | {"_transcript": ctx.transcript.to_list()}
 
     async def _extract_if_needed(self, question: Question, decision: Decision, ctx: PipelineContext) -> None:
-        """The LLM extraction step, only when the cascade found nothing at all (not on ambiguity)."""
-        found = extract(decision.text, question.options)
-        if found.letter is None and not is_ambiguous(decision.text, question.options):
+        """The LLM extraction step, only for what grading could not read (no answer, a conflict, an alias)."""
+        graded = grade(decision.text, question, finish_reason=ctx.transcript.finish_reason_of(decision.text))
+        if worth_extracting(graded):
             assert self.extractor is not None
-            letter = await extract_with_llm(decision.text, question.options, self.extractor, ctx.transcript)
-            if letter is not None:
-                ctx.notes["extracted"] = letter
+            found = await extract_with_llm(decision.text, question.options, self.extractor, ctx.transcript)
+            if found.letter is not None:
+                ctx.notes["extracted"] = grade_reading(found, question)
 
     async def _run_and_store(self, question: Question, outcome: RunOutcome, position: int) -> None:
         request_priority.set(position)  # earlier questions' calls first when the in-flight cap binds

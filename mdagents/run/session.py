@@ -51,7 +51,6 @@ from mdagents.run.store import (
     write_json_list,
 )
 from mdagents.run.totals import RunTotals
-from mdagents.scoring.extraction import names_an_answer
 
 
 def _retry_policy(config: RunConfig) -> RetryPolicy | None:
@@ -71,7 +70,6 @@ def make_llm(config: RunConfig, model: str | None = None, budget: Budget | None 
                     max_connections=config.max_connections, price_file=config.price_file,
                     price_in=config.price_in if own else None, price_out=config.price_out if own else None,
                     budget=budget, seed=config.seed, max_tokens=config.max_tokens)
-    llm.names_an_answer = names_an_answer
     if budget is not None and budget.limit is not None and llm.price is None:
         raise ConfigError(f"--max-cost needs the price of every model: {no_price_fix(spec)}")
     return llm

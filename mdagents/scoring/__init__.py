@@ -1,5 +1,13 @@
-"""Grading a final reply against its question: the answer-extraction cascade and the grade."""
+"""Grading by contract: the option a reply committed to, or the named reason it committed to none."""
 
-from mdagents.scoring.extraction import Grade, extract_answer, grade
+from mdagents.scoring.reading import (
+    GRADER_VERSION,
+    REASONS,
+    Grade,
+    Reading,
+    grade,
+    grade_reading,
+    read_answer,
+)
 
-__all__ = ["Grade", "extract_answer", "grade"]
+__all__ = ["GRADER_VERSION", "REASONS", "Grade", "Reading", "grade", "grade_reading", "read_answer"]

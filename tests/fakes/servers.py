@@ -99,8 +99,14 @@ def parse_messages(wire: Wire, body: dict[str, Any]) -> list[Message]:
     return messages
 
 
+class CutReply(str):
+    """A scripted reply that the server reports as cut off by the token limit (finish reason "length")."""
+
+
 def limit_reply(text: str, max_tokens: int | None, stops: list[str] | None) -> tuple[str, str]:
     """Apply stop sequences and a token limit like a server would: (text, "stop" | "length")."""
+    if isinstance(text, CutReply):
+        return str(text), "length"
     for stop in stops or []:
         if stop and stop in text:
             text = text[: text.index(stop)]
@@ -254,7 +260,10 @@ class FakeServer:
         raise _NoRoute(path)
 
     def _reply(self, messages: list[Message], body: dict[str, Any]) -> str:
-        return DEFAULT_REPLY if self.responder is None else str(self.responder(messages, body))
+        if self.responder is None:
+            return DEFAULT_REPLY
+        reply = self.responder(messages, body)
+        return reply if isinstance(reply, str) else str(reply)
 
     def _cached_tokens(self, messages: list[Message]) -> int:
         """Tokens of the longest message prefix an earlier request already sent."""

@@ -1,4 +1,4 @@
-"""The extraction cascade on a labelled corpus of realistic replies, written without looking at the grader.
+"""The grader on a labelled corpus of realistic replies, written without looking at the grader.
 
 Styles of current models: markdown, LaTeX boxes, reasoning blocks, multi-expert summaries, option text
 only, lower case, negations and contrasts, hedges, revisions, empty replies and refusals, across
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from mdagents.scoring.extraction import STEP_NONE, extract
+from mdagents.scoring import read_answer
 
 HERE = Path(__file__).parent
 # Three corpora by three authors who never saw the grader: the second and third are hand-written
@@ -43,7 +43,7 @@ def test_the_corpus_is_large_and_varied(cases: list[dict]) -> None:
 def test_at_least_99_percent_exact_and_no_silent_misgrade(cases: list[dict]) -> None:
     exact, silent = 0, []
     for case in cases:
-        found = extract(case["reply"], case["options"])
+        found = read_answer(case["reply"], case["options"], finish_reason=case.get("finish_reason"))
         if found.letter == case["expected"]:
             exact += 1
         elif found.letter is not None:
@@ -52,10 +52,12 @@ def test_at_least_99_percent_exact_and_no_silent_misgrade(cases: list[dict]) -> 
     assert exact / len(cases) >= 0.99, f"{exact}/{len(cases)}"
 
 
-def test_every_answer_names_the_step_that_found_it(cases: list[dict]) -> None:
-    steps = collections.Counter()
+def test_every_reading_names_its_step_and_every_no_answer_its_reason(cases: list[dict]) -> None:
+    steps, reasons = collections.Counter(), collections.Counter()
     for case in cases:
-        found = extract(case["reply"], case["options"])
-        assert (found.letter is None) == (found.step == STEP_NONE)
+        found = read_answer(case["reply"], case["options"], finish_reason=case.get("finish_reason"))
+        assert (found.letter is None) == (found.reason is not None)
         steps[found.step] += 1
-    assert {"declaration", "option_text", "lenient_letter", "none"} <= set(steps)
+        reasons[found.reason] += 1
+    assert {"contract", "declaration", "option_text", "letter", "none"} <= set(steps)
+    assert {"conflict", "ambiguous", "truncated", "refused", "none"} <= set(reasons)

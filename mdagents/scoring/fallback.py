@@ -1,142 +1,25 @@
-"""Answer extraction as an explicit cascade: each step small and named, the first that finds an answer wins.
+"""The free-text fallback for replies without a contract line: declarations, option text, a lone letter.
 
-1. `reasoning_block`: only the text after a closed reasoning block (`</think>` and kin) counts; a
-   reasoning block that never closes (the reply was cut) gives no answer.
-2. `declaration`: an anchored final declaration ("Answer: C", "The correct answer is", "Final
-   decision:", "Team consensus:", `\\boxed{}`, "I'd go with", "C is correct", a reply that opens
-   with "C." ...). A reply that declares and then explains keeps its declaration, however many
-   options the explanation discusses; a later revised declaration ("Wait ... correct answer: C")
-   wins over an earlier one. A declaration of two answers ("B or D") is no answer.
-3. `option_text`: exactly one option's full text named outside a negation or contrast.
-4. `lenient_letter`: exactly one option letter named outside a negation ("not A", "B is wrong",
-   "C rather than D") or a hedge ("A or B").
-5. `llm` (optional, outside this module): a strict one-letter extraction call, only when 1–4 find nothing.
-
-Ambiguous replies are no answer, never a guess. Yes/no/maybe questions use the same cascade
-with the options' texts "yes", "no" and "maybe".
+Each step may only accept an answer that nothing else in the reply contradicts:
+1. `declaration`: an anchored final declaration ("The correct answer is", "Final decision:", "I'd go
+   with", "C is correct", a reply that opens or closes with its letter ...); a later revised
+   declaration wins over an earlier one; a declaration of two answers ("B or D") is ambiguous.
+2. `option_text`: exactly one option's text named outside a negation or contrast.
+3. `letter`: exactly one option letter named outside a negation ("not A", "B is wrong") or a hedge.
+Anything in doubt is AMBIGUOUS, never a guess.
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
-from collections.abc import Sequence
-from dataclasses import dataclass
 
-from mdagents.data.datasets import Question
+from mdagents.scoring.text import _FOREIGN_ANSWER, normalise, words
 
-OK = "ok"
-FAILED = "failed"
-EXTRACTION_VERSION = "cascade-1"
+AMBIGUOUS = "?"
+DECLARATION = "declaration"
+OPTION_TEXT = "option_text"
+LETTER = "letter"
 
-STEP_DECLARATION = "declaration"
-STEP_OPTION_TEXT = "option_text"
-STEP_LETTER = "lenient_letter"
-STEP_NONE = "none"
-
-_AMBIGUOUS = "?"
-
-# ---------------------------------------------------------------- step 1: reasoning blocks
-
-_CLOSE_REASONING = re.compile(r"</(?:think|thinking|reasoning|thought|scratchpad)>|<\|end_of_thought\|>", re.I)
-_OPEN_REASONING = re.compile(r"<(?:think|thinking|reasoning|thought|scratchpad)>|<\|begin_of_thought\|>", re.I)
-
-
-def after_reasoning(text: str) -> str:
-    """The reply after its last closed reasoning block; '' when a block opens and never closes."""
-    closes = list(_CLOSE_REASONING.finditer(text))
-    if closes:
-        return text[closes[-1].end():]
-    if _OPEN_REASONING.search(text):
-        return ""
-    return text
-
-
-# ---------------------------------------------------------------- cleaning
-
-
-_YES_NO_WORDS = {"forse": "maybe", "sì": "yes", "oui": "yes", "sí": "yes", "si": "yes", "sim": "yes", "ja": "yes", "是": "yes", "نعم": "yes",
-                 "हाँ": "yes", "non": "no", "não": "no", "nein": "no", "否": "no", "لا": "no", "नहीं": "no",
-                 "peut-être": "maybe", "quizás": "maybe", "quizá": "maybe", "tal vez": "maybe", "talvez": "maybe",
-                 "vielleicht": "maybe", "也许": "maybe", "ربما": "maybe", "शायद": "maybe"}
-
-
-_RUNAWAY = re.compile(r"\n\s*(?:#+\s*)?(?:Instruction|Input|Human|User|Question)\s*:?\s*\n|"
-                      r"\n\s*#+\s*(?:Instruction|Input|Question)\b|\n(?:Human|User):", re.IGNORECASE)
-
-
-def yes_no_in_english(text: str) -> str:
-    """Yes/no/maybe written in another language, after an answer label, read as the English word."""
-    pattern = "|".join(re.escape(w) for w in sorted(_YES_NO_WORDS, key=len, reverse=True))
-    return re.sub(rf"((?:{_FOREIGN_ANSWER})\s*[:：]\s*)({pattern})(?![\w-])",
-                  lambda m: m.group(1) + _YES_NO_WORDS[m.group(2).lower()], text, flags=re.IGNORECASE)
-
-
-_ARABIC_LETTERS = {"أ": "A", "ا": "A", "إ": "A", "ب": "B", "ج": "C", "د": "D", "ه": "E"}
-_CIRCLED = {chr(0x1F150 + i): chr(65 + i) for i in range(26)} | {chr(0x1F130 + i): chr(65 + i) for i in range(26)}
-_POSITIVE_MARK = re.compile(r"[✔✓✅☑]|^\s*(?:[-–—:|]\s*)?(?:correct|right(?:\s+answer)?|best(?:\s+answer)?|most\s+likely|"
-                            r"yes|match)\b", re.IGNORECASE)
-_NEGATIVE_MARK = re.compile(r"[✗✘❌×]|^\s*(?:[-–—:|]\s*)?(?:incorrect|wrong|no|unlikely|not|less\s+likely|excluded)\b",
-                            re.IGNORECASE)
-_RATED_LINE = re.compile(r"^[ \t]*(?:[-*•+][ \t]*)?(?:\*\*)?(?:option[ \t]+)?\(?([A-E])\)?(?:\*\*)?[ \t]*[.:)\]]?(?:\*\*)?(.*)$")
-
-
-def _rated_lines(text: str) -> str:
-    """Lines (or table rows) that rate one option each: the one marked right is a declaration, the
-    ones marked wrong are negations ("- B. Insulin ✗ reserved for ...", "| A | ... | ✅ |", "(C) — correct")."""
-    out = []
-    for line in text.splitlines():
-        row = re.match(r"^\s*\|\s*\(?([A-E])\)?\s*\|(.*)$", line)
-        match = row or _RATED_LINE.match(line)
-        if match is None:
-            out.append(line)
-            continue
-        letter, rest = match.group(1), match.group(2)
-        plain = re.sub(r"\*+", "", rest)
-        if _POSITIVE_MARK.search(plain) and not _NEGATIVE_MARK.search(plain):
-            out.append(f"Answer: {letter}\n{letter} {rest}")
-        elif _NEGATIVE_MARK.search(plain):
-            out.append(f"{letter} is wrong: {rest}")
-        else:
-            out.append(line)
-    return "\n".join(out)
-
-
-def clean(text: str) -> str:
-    """Plain words: markdown emphasis, headings, LaTeX wrappers and emoji marks removed; a box is a declaration."""
-    text = unicodedata.normalize("NFKC", text).translate(str.maketrans(_CIRCLED))  # full-width Ｂ, 𝐀, 🅑 -> B
-    text = re.sub(r"\\(?:text|textbf|mathrm|mathbf|textit)\s*\{([^{}]*)\}", r"\1", text)
-    text = re.sub(r"\\boxed\s*\{([^{}]*)\}", r"\nFinal answer: \1\n", text)
-    text = re.sub(r"[\"'](?:final_?answer|answer|choice|prediction|decision|option)[\"']\s*:\s*[\"']?([^\"',}\n]*)[\"']?",
-                  r"\nFinal answer: \1\n", text, flags=re.IGNORECASE)
-    text = _RUNAWAY.split(text, maxsplit=1)[0]  # a small model that goes on to invent the next question
-    text = re.sub(r"<\|[a-z_]+\|>|</?s>", " ", text)
-    text = re.sub(r"(?<![\w'’-])\(?([A-E])\)?[ \t]*([✔✓✅☑✗✘❌×])[ \t]*(?=\(?[A-E]\b|$)", r"\n\1 \2\n", text,
-                  flags=re.MULTILINE)  # "A ✗  B ✗  C ✔": one rating a line
-    text = re.sub(r"(?<![\u0600-\u06FF])([أاإبجده])\s*\)", lambda m: _ARABIC_LETTERS[m.group(1)] + ")", text)
-    text = _rated_lines(text)
-    text = re.sub(r"[✔✓✅☑]\uFE0F?[ \t]*(?:\*\*)?\(?([A-E])\b\)?", r"\nAnswer: \1\n", text)
-    text = re.sub(r"[✗✘❌]\uFE0F?[ \t]*(?:\*\*)?\(?([A-E])\b\)?", r" \1 is wrong; ", text)
-    text = yes_no_in_english(text)
-    text = re.sub(r"\\[()\[\]]", " ", text)
-    text = text.replace("$", " ")
-    text = re.sub(r"\*+|_{2,}|`+|~~", "", text)
-    text = re.sub(r"^[ \t]*(?:#+|>+|[-•*+][ \t]+(?=\S))[ \t]*", "", text, flags=re.MULTILINE)
-    text = re.sub(r"[✅✔️☑❌✗✘➡→⇒]+", " ", text)
-    return text.replace("\u00a0", " ")
-
-
-def normalise(text: str) -> str:
-    text = text.lower()
-    text = re.sub(r"[^\w\s%/+.-]|(?<!\d)\.|\.(?!\d)", " ", text)
-    return re.sub(r"\s+", " ", text).strip()
-
-
-# ---------------------------------------------------------------- step 2: declarations
-
-_FOREIGN_ANSWER = (r"(?:respuesta|r[ée]ponse|antwort|resposta|risposta|alternativa|正确答案|答案|回答|故选|所以选|应选|"
-                   r"الخيار الصحيح|الإجابة الصحيحة|الجواب الصحيح|الإجابة|الجواب|सही उत्तर|उत्तर)"
-                   r"(?:\s+(?:correcta|correcte|correta|corretta|richtig|final|finale|définitive))?")
 _STRONG_MARKERS = [
     r"(?:final|correct|best|better|right|true|preferred|most\s+(?:likely|appropriate|accurate|correct))\s+"
     r"(?:answer|option|choice|response|selection)s?",
@@ -211,61 +94,32 @@ _LEADING_LETTER = re.compile(
     r"|(?=\s+(?:rather\s+than|over|not|instead\s+of|is\s+(?:the\s+)?(?:answer|correct|right|best))\b))", re.I)
 _CLOSING_LINE = re.compile(
     r"^\s*(?:=+>|-+>|»)?\s*(?:(?:so|thus|hence|therefore|overall|in\s+summary|in\s+conclusion|that\s+leaves|leaving|"
-    r"which\s+leaves|answer)\b[\s,:]*)?(?:option\s+|choice\s+)?\(?\s*([A-Za-z])\s*\)?\s*[.!]?\s*$",
+    r"which\s+leaves|answer)\b[\s,:]*)?(?:option\s+|choice\s+)?\(?\s*([A-Za-z])\s*\)?"
+    r"(?:\s*(?:,|&|/|\band\b|\bor\b)\s*(?:option\s+)?\(?\s*([A-Za-z])\s*\)?)?\s*[.!]?\s*$",
     re.IGNORECASE,
 )
+# The last line restates one option: "C) Cross-linking of DNA", "(B) Insulin glargine.", "D. Thyroid ultrasound".
+_OPTION_LINE = re.compile(r"^\s*\(?([A-E])[.)]\s*(.*?)\s*[.!]?\s*$")
 
 
-@dataclass(frozen=True)
-class Extraction:
-    """What the cascade found: the option letter (or None), the step that found it, and the parse status."""
-
-    letter: str | None
-    step: str
-
-    @property
-    def status(self) -> str:
-        return OK if self.letter is not None else FAILED
-
-
-def extract(text: str | None, options: dict[str, str]) -> Extraction:
-    """Run the cascade on a reply; the first step that finds an answer (or ambiguity) decides."""
+def read_free_text(body: str, options: dict[str, str], *, declarations_only: bool = False) -> tuple[str | None, str]:
+    """(option key, step), (AMBIGUOUS, step) when the reply offers several, or (None, "none")."""
     letters = {key.upper(): key for key in options}
-    body = clean(after_reasoning(text or ""))
-    if not body.strip():
-        return Extraction(None, STEP_NONE)
-    for step, finder in ((STEP_DECLARATION, _declared), (STEP_OPTION_TEXT, _option_text), (STEP_LETTER, _lenient)):
-        found = finder(body, options, letters)
-        if found == _AMBIGUOUS:
-            return Extraction(None, STEP_NONE)
-        if found is not None:
-            return Extraction(found, step)
-    return Extraction(None, STEP_NONE)
-
-
-def is_ambiguous(text: str | None, options: dict[str, str]) -> bool:
-    """Whether the reply offers more than one answer (the cascade's "no answer" for a hedge)."""
-    letters = {key.upper(): key for key in options}
-    body = clean(after_reasoning(text or ""))
-    for finder in (_declared, _option_text, _lenient):
+    steps = ((DECLARATION, _declared),) if declarations_only else (
+        (DECLARATION, _declared), (OPTION_TEXT, _option_text), (LETTER, _lenient))
+    for step, finder in steps:
         found = finder(body, options, letters)
         if found is not None:
-            return found == _AMBIGUOUS
-    return False
+            return found, step
+    return None, "none"
 
 
-def names_an_answer(text: str, letters: Sequence[str]) -> bool:
-    """Whether a reply commits to one of `letters` (used to tell a cut-off reply from a finished one)."""
-    return extract(text, {letter: "" for letter in letters}).letter is not None
+def declared_later(tail: str, options: dict[str, str]) -> str | None:
+    """A declaration in the text after a contract line (a reply's opening letter does not count there)."""
+    return _declared(tail, options, {key.upper(): key for key in options}, opening=False)
 
 
-def extract_answer(text: str | None, options: dict[str, str]) -> tuple[str | None, str]:
-    """(option letter or None, "ok" | "failed") for a model reply."""
-    found = extract(text, options)
-    return found.letter, found.status
-
-
-def _declared(body: str, options: dict[str, str], letters: dict[str, str]) -> str | None:
+def _declared(body: str, options: dict[str, str], letters: dict[str, str], *, opening: bool = True) -> str | None:
     strong: list[tuple[int, str]] = []
     weak: list[tuple[int, str]] = []
     for match in _MARKER.finditer(body):
@@ -301,20 +155,20 @@ def _declared(body: str, options: dict[str, str], letters: dict[str, str]) -> st
         after = normalise(labelled.group(2) or "")
         if not after or after == normalise(options[key]) or normalise(options[key]).startswith(after):
             strong.append((len(body) - len(last), key))
-    lead = _leading_declaration(body, options, letters)
+    lead = _leading_declaration(body, options, letters) if opening else None
     if lead is not None:
         weak.append((-1, lead))
-    closing = _closing_declaration(body, letters)
+    closing = _closing_declaration(body, options, letters)
     if closing is not None:
         weak.append((len(body), closing))
     chosen = strong or weak
     if _ends_mid_declaration(body) and len({value for _, value in chosen}) != 1:
-        return _AMBIGUOUS  # cut off while declaring: an earlier "answer" may be the one it was revising
+        return AMBIGUOUS  # cut off while declaring: an earlier "answer" may be the one it was revising
     if not chosen:
         return None
     position, value = max(chosen)
-    if _UNDECIDED.search(body, max(position, 0)):
-        return _AMBIGUOUS  # "Final answer: A ... I'm torn between the two"
+    if UNDECIDED.search(body, max(position, 0)):
+        return AMBIGUOUS  # "Final answer: A ... I'm torn between the two"
     return value
 
 
@@ -339,7 +193,7 @@ def _looks_like_its_answer(body: str, match: re.Match[str]) -> bool:
 
 
 def _value_after(body: str, at: int, options: dict[str, str], letters: dict[str, str]) -> str | None:
-    """The option a marker declares: a letter, an option's text, or _AMBIGUOUS for "B or D"."""
+    """The option a marker declares: a letter, an option's text, or AMBIGUOUS for "B or D"."""
     if _NEGATION_AFTER.match(body, at):
         return None
     filler = _FILLER.match(body, at)
@@ -354,7 +208,7 @@ def _value_after(body: str, at: int, options: dict[str, str], letters: dict[str,
             more = _MORE_LETTERS.match(following)
             if more and more.group(1).upper() in letters and more.group(1).upper() != letter:
                 if not re.match(r"\s*,\s*(?:[Ww]hich|[Bb]ecause|as|since|the|a|an|this|given|due)\b", following):
-                    return _AMBIGUOUS
+                    return AMBIGUOUS
             if token.group("u") and not _lone_capital(body, token, options, letter):
                 return _option_text_at(body, start, options)
             return letters[letter]
@@ -389,7 +243,7 @@ def _option_text_at(body: str, start: int, options: dict[str, str]) -> str | Non
     more = re.match(r"\s*(?:or|and|/)\s+(.*)", rest[len(normalise(options[best[1]])):])
     others = [normalise(v) for k, v in options.items() if k != best[1] and normalise(v)]
     if more and any(more.group(1).startswith(other) for other in others):
-        return _AMBIGUOUS
+        return AMBIGUOUS
     return best[1]
 
 
@@ -412,7 +266,7 @@ def _leading_declaration(body: str, options: dict[str, str], letters: dict[str, 
             return None  # "(C) is incorrect; ..."
         more = _MORE_LETTERS.match(rest[:40])
         if more and more.group(1).upper() in letters and more.group(1).upper() != match.group(1).upper():
-            return _AMBIGUOUS
+            return AMBIGUOUS
         return letter
     yes_no = {normalise(v): k for k, v in options.items() if normalise(v) in ("yes", "no", "maybe")}
     if yes_no:
@@ -423,7 +277,7 @@ def _leading_declaration(body: str, options: dict[str, str], letters: dict[str, 
                         r"change|one|more|longer|data|clear|statistically))", first, re.I)
         if word and word.group(1).lower() in yes_no:
             if re.match(r"\s*(?:or|/|and)\s*(?:yes|no|maybe)\b", first[word.end():], re.I):
-                return _AMBIGUOUS
+                return AMBIGUOUS
             return yes_no[word.group(1).lower()]
     return None
 
@@ -451,18 +305,28 @@ def _enumerates(text: str) -> bool:
     return len(set(found)) >= 2
 
 
-def _closing_declaration(body: str, letters: dict[str, str]) -> str | None:
-    """The last line is a lone letter: "**D**", "That leaves A.", "So: (C)"."""
+def _closing_declaration(body: str, options: dict[str, str], letters: dict[str, str]) -> str | None:
+    """The reply ends on its answer: a lone letter ("**D**", "That leaves A.", "So: (C)"), two letters
+    ("So A and D.": ambiguous), or one option restated ("C) Cross-linking of DNA") after no other."""
     lines = [line for line in body.strip().splitlines() if line.strip()]
     if not lines:
         return None
-    match = _CLOSING_LINE.match(lines[-1])
-    if match and match.group(1).upper() in letters:
-        if match.group(1).islower() and not re.search(r"[().:]", lines[-1]):
-            return None
-        if match.group(1) in "AI" and re.match(r"\s*[AI]\s+\w", lines[-1]):
-            return None
-        return letters[match.group(1).upper()]
+    restated = _OPTION_LINE.match(lines[-1])
+    if restated and restated.group(1) in letters and not (len(lines) > 1 and _OPTION_LINE.match(lines[-2])):
+        key = letters[restated.group(1)]
+        if set(words(restated.group(2))) == set(words(options[key])):
+            return key
+    for last in (lines[-1], re.split(r"(?<=[.!?])\s+", lines[-1].strip())[-1]):
+        match = _CLOSING_LINE.match(last)
+        if match and match.group(1).upper() in letters:
+            if match.group(1).islower() and not re.search(r"[().:]", last):
+                continue
+            if match.group(1) in "AI" and re.match(r"\s*[AI]\s+\w", last):
+                continue
+            other = match.group(2)
+            if other and other.upper() in letters and other.upper() != match.group(1).upper():
+                return AMBIGUOUS
+            return letters[match.group(1).upper()]
     return None
 
 
@@ -494,18 +358,8 @@ def _negated(text: str, start: int, end: int) -> bool:
     return bool(_NEGATING_BEFORE.search(before) or _NEGATING_AFTER.match(text[end:end + 60]))
 
 
-def _looks_cut_off(body: str) -> bool:
-    """A long reply that stops mid-sentence (a length limit): only its declarations count."""
-    tail = body.rstrip()
-    if re.search(r"(?:\b(?:yes|no|maybe)|(?<![\w'’-])\(?[A-E]\)?)$", tail, re.IGNORECASE):
-        return False  # it ends on an answer
-    return len(tail.split()) > 15 and (tail[-1:].isalnum() or tail[-1:] in ",;(-—–")
-
-
 def _option_text(body: str, options: dict[str, str], letters: dict[str, str]) -> str | None:
     """Exactly one option's text named outside a negation (a text inside a longer option's text counts once)."""
-    if _looks_cut_off(body):
-        return None
     text = normalise(body)
     hits: dict[str, str] = {}
     for key, value in options.items():
@@ -517,15 +371,15 @@ def _option_text(body: str, options: dict[str, str], letters: dict[str, str]) ->
                 hits[key] = norm
     kept = [k for k, v in hits.items()
             if not any(v != other and re.search(rf"(?<![\w-]){re.escape(v)}(?![\w-])", other) for other in hits.values())]
-    if kept and (_UNDECIDED.search(body) or re.search(r"\beither\b", body, re.I) or _offers_two(body)
+    if kept and (UNDECIDED.search(body) or re.search(r"\beither\b", body, re.I) or _offers_two(body)
                  or _conditional_letters(body) > 1):
-        return _AMBIGUOUS
+        return AMBIGUOUS
     if len(kept) > 1 and not _enumerates(body):
         kept = _named_in_the_conclusion(body, options)
     if len(kept) == 1:
         letter = _lenient(body, options, letters)
         if letter is not None and letter != kept[0]:
-            return _AMBIGUOUS  # the text names one option, a letter another: no guess
+            return AMBIGUOUS  # the text names one option, a letter another: no guess
         return kept[0]
     if len(kept) > 1:
         return None
@@ -559,8 +413,8 @@ def _yes_no_word(body: str, options: dict[str, str]) -> str | None:
         return None
     plain = " ".join(sentence for sentence in re.split(r"(?<=[.;!?])\s+|\n", body)
                      if not re.search(r"\b(?:if|would|between|whether|either)\b", sentence, re.I))
-    if _UNDECIDED.search(body):
-        return _AMBIGUOUS
+    if UNDECIDED.search(body):
+        return AMBIGUOUS
     found = {m.group(1).lower() for m in re.finditer(r"(?<![\w-])(yes|no|maybe)\s*(?:[.!:]|$)", plain, re.I | re.M)}
     found |= {m.group(1).lower() for m in re.finditer(
         r"\b(?:so|thus|hence|therefore|overall|in\s+short|in\s+summary|short\s+answer|suggests?|indicates?|"
@@ -568,7 +422,7 @@ def _yes_no_word(body: str, options: dict[str, str]) -> str | None:
         plain, re.I)}
     found &= set(yes_no)
     if len(found) > 1:
-        return _AMBIGUOUS
+        return AMBIGUOUS
     return yes_no[found.pop()] if found else None
 
 
@@ -584,8 +438,6 @@ _MENTION = re.compile(
 
 def _lenient(body: str, options: dict[str, str], letters: dict[str, str]) -> str | None:
     """Exactly one letter named outside negations; two named as alternatives is ambiguous."""
-    if _looks_cut_off(body):
-        return None
     masked = body
     for value in sorted(options.values(), key=len, reverse=True):
         if len(value) >= 3:
@@ -605,11 +457,11 @@ def _lenient(body: str, options: dict[str, str], letters: dict[str, str]) -> str
         if _negated(masked, start, end):
             continue
         named.add(letters[letter])
-    if named and (_offers_two(masked) or _UNDECIDED.search(masked) or _conditional_letters(masked) > 1):
-        return _AMBIGUOUS
+    if named and (_offers_two(masked) or UNDECIDED.search(masked) or _conditional_letters(masked) > 1):
+        return AMBIGUOUS
     if len(named) == 1:
         return named.pop()
-    return _AMBIGUOUS if named else None
+    return AMBIGUOUS if named else None
 
 
 def _offers_two(text: str) -> bool:
@@ -631,7 +483,7 @@ def _conditional_letters(text: str) -> int:
     return len(found)
 
 
-_UNDECIDED = re.compile(
+UNDECIDED = re.compile(
     r"\b(?:not\s+enough\s+information|cannot\s+(?:determine|choose|pick|decide|tell)|can['’]t\s+(?:determine|"
     r"choose|pick|decide|tell)|unable\s+to\s+(?:determine|choose|pick|decide)|accept\s+either|either\s+could\s+be|"
     r"(?:both|either)\s+(?:are|is|could\s+be|seem|would\s+be)\s+(?:equally\s+)?(?:defensible|reasonable|correct|right|"
@@ -646,22 +498,3 @@ _TWO_LETTERS_OFFERED = re.compile(
     r"(?<!neither )(?:\b(?:either|both)\s+)?(?:option\s+)?\(?\b([A-E])\b\)?\s*(?:or|/|and/or)\s*(?:option\s+)?"
     r"\(?\b([A-E])\b\)?(?![\w'’-])|\b(?i:both)\s+\(?([A-E])\)?\s+and\s+\(?([A-E])\)?(?![\w'’-])")
 
-
-# ---------------------------------------------------------------- grading
-
-
-@dataclass(frozen=True)
-class Grade:
-    """The scored outcome of one reply: `correct` is False for unparseable replies."""
-
-    prediction: str | None
-    parse_status: str
-    correct: bool
-    extraction: str = STEP_NONE
-
-
-def grade(text: str, question: Question) -> Grade:
-    """Extract the answer from `text` and compare it with the question's true letter."""
-    found = extract(text, question.options)
-    return Grade(prediction=found.letter, parse_status=found.status,
-                 correct=found.letter is not None and found.letter == question.answer_idx, extraction=found.step)

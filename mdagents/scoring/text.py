@@ -1,0 +1,224 @@
+"""Reading a reply as plain text: reasoning blocks, markup, letters inside names, option texts.
+
+Every step of grading works on what `plain` returns, and matches option texts with `options_meant`,
+so a reply and its options are compared the same way everywhere.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import unicodedata
+
+# ---------------------------------------------------------------- step 1: reasoning blocks
+
+_CLOSE_REASONING = re.compile(r"</(?:think|thinking|reasoning|thought|scratchpad)>|<\|end_of_thought\|>", re.I)
+_OPEN_REASONING = re.compile(r"<(?:think|thinking|reasoning|thought|scratchpad)>|<\|begin_of_thought\|>", re.I)
+
+
+def after_reasoning(text: str) -> str:
+    """The reply after its last closed reasoning block; '' when a block opens and never closes."""
+    closes = list(_CLOSE_REASONING.finditer(text))
+    if closes:
+        return text[closes[-1].end():]
+    if _OPEN_REASONING.search(text):
+        return ""
+    return text
+
+# ---------------------------------------------------------------- cleaning
+
+
+_YES_NO_WORDS = {"forse": "maybe", "sì": "yes", "oui": "yes", "sí": "yes", "si": "yes", "sim": "yes", "ja": "yes", "是": "yes", "نعم": "yes",
+                 "हाँ": "yes", "non": "no", "não": "no", "nein": "no", "否": "no", "لا": "no", "नहीं": "no",
+                 "peut-être": "maybe", "quizás": "maybe", "quizá": "maybe", "tal vez": "maybe", "talvez": "maybe",
+                 "vielleicht": "maybe", "也许": "maybe", "ربما": "maybe", "शायद": "maybe"}
+
+
+_RUNAWAY = re.compile(r"\n\s*(?:#+\s*)?(?:Instruction|Input|Human|User|Question)\s*:?\s*\n|"
+                      r"\n\s*#+\s*(?:Instruction|Input|Question)\b|\n(?:Human|User):", re.IGNORECASE)
+
+
+def yes_no_in_english(text: str) -> str:
+    """Yes/no/maybe written in another language, after an answer label, read as the English word."""
+    pattern = "|".join(re.escape(w) for w in sorted(_YES_NO_WORDS, key=len, reverse=True))
+    return re.sub(rf"((?:{_FOREIGN_ANSWER})\s*[:：]\s*)({pattern})(?![\w-])",
+                  lambda m: m.group(1) + _YES_NO_WORDS[m.group(2).lower()], text, flags=re.IGNORECASE)
+
+
+_ARABIC_LETTERS = {"أ": "A", "ا": "A", "إ": "A", "ب": "B", "ج": "C", "د": "D", "ه": "E"}
+_CIRCLED = {chr(0x1F150 + i): chr(65 + i) for i in range(26)} | {chr(0x1F130 + i): chr(65 + i) for i in range(26)}
+_POSITIVE_MARK = re.compile(r"[✔✓✅☑]|^\s*(?:[-–—:|]\s*)?(?:correct|right(?:\s+answer)?|best(?:\s+answer)?|most\s+likely|"
+                            r"yes|match)\b", re.IGNORECASE)
+_NEGATIVE_MARK = re.compile(r"[✗✘❌×]|^\s*(?:[-–—:|]\s*)?(?:incorrect|wrong|no|unlikely|not|less\s+likely|excluded)\b",
+                            re.IGNORECASE)
+_RATED_LINE = re.compile(r"^[ \t]*(?:[-*•+][ \t]*)?(?:\*\*)?(?i:option[ \t]+)?\(?([A-E])\)?(?:\*\*)?[ \t]*[.:)\]]?(?:\*\*)?(.*)$")
+
+
+def _rated_lines(text: str) -> str:
+    """Lines (or table rows) that rate one option each: the one marked right is a declaration, the
+    ones marked wrong are negations ("- B. Insulin ✗ reserved for ...", "| A | ... | ✅ |", "(C) — correct")."""
+    out = []
+    for line in text.splitlines():
+        row = re.match(r"^\s*\|\s*\(?([A-E])\)?\s*\|(.*)$", line)
+        match = row or _RATED_LINE.match(line)
+        if match is None:
+            out.append(line)
+            continue
+        letter, rest = match.group(1), match.group(2)
+        plain = re.sub(r"\*+", "", rest)
+        if _POSITIVE_MARK.search(plain) and not _NEGATIVE_MARK.search(plain):
+            out.append(f"Answer: {letter}\n{letter} {rest}")
+        elif _NEGATIVE_MARK.search(plain):
+            out.append(f"{letter} is wrong: {rest}")
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
+def clean(text: str) -> str:
+    """Plain words: markdown emphasis, headings, LaTeX wrappers and emoji marks removed; a box is a declaration."""
+    text = unicodedata.normalize("NFKC", text).translate(str.maketrans(_CIRCLED))  # full-width Ｂ, 𝐀, 🅑 -> B
+    text = re.sub(r"\\(?:text|textbf|mathrm|mathbf|textit)\s*\{([^{}]*)\}", r"\1", text)
+    text = re.sub(r"\\boxed\s*\{([^{}]*)\}", r"\nFinal answer: \1\n", text)
+    text = re.sub(r"<(answer|final_answer)>\s*([^<]*?)\s*</\1>", r"\nFinal answer: \2\n", text, flags=re.IGNORECASE)
+    text = re.sub(r"[\"'](?:final_?answer|answer|choice|prediction|decision|option)[\"']\s*:\s*[\"']?([^\"',}\n]*)[\"']?",
+                  r"\nFinal answer: \1\n", text, flags=re.IGNORECASE)
+    text = _RUNAWAY.split(text, maxsplit=1)[0]  # a small model that goes on to invent the next question
+    text = re.sub(r"<\|[a-z_]+\|>|</?s>", " ", text)
+    text = re.sub(r"(?<![\w'’-])\(?([A-E])\)?[ \t]*([✔✓✅☑✗✘❌×])[ \t]*(?=\(?[A-E]\b|$)", r"\n\1 \2\n", text,
+                  flags=re.MULTILINE)  # "A ✗  B ✗  C ✔": one rating a line
+    text = re.sub(r"(?<![\u0600-\u06FF])([أاإبجده])\s*\)", lambda m: _ARABIC_LETTERS[m.group(1)] + ")", text)
+    text = _rated_lines(text)
+    text = re.sub(r"[✔✓✅☑]\uFE0F?[ \t]*(?:\*\*)?\(?([A-E])\b\)?", r"\nAnswer: \1\n", text)
+    text = re.sub(r"[✗✘❌]\uFE0F?[ \t]*(?:\*\*)?\(?([A-E])\b\)?", r" \1 is wrong; ", text)
+    text = yes_no_in_english(text)
+    text = re.sub(r"\\[()\[\]]", " ", text)
+    text = text.replace("$", " ")
+    text = re.sub(r"\*+|_{2,}|`+|~~", "", text)
+    text = re.sub(r"^[ \t]*(?:#+|>+|[-•*+][ \t]+(?=\S))[ \t]*", "", text, flags=re.MULTILINE)
+    text = re.sub(r"[✅✔️☑❌✗✘➡→⇒]+", " ", text)
+    return text.replace("\u00a0", " ")
+
+
+def normalise(text: str) -> str:
+    text = text.lower()
+    text = re.sub(r"[^\w\s%/+.-]|(?<!\d)\.|\.(?!\d)", " ", text)
+    return re.sub(r"\s+", " ", text).strip()
+
+
+_FOREIGN_ANSWER = (r"(?:respuesta|r[ée]ponse|antwort|resposta|risposta|alternativa|正确答案|答案|回答|故选|所以选|应选|"
+                   r"الخيار الصحيح|الإجابة الصحيحة|الجواب الصحيح|الإجابة|الجواب|सही उत्तर|उत्तर)"
+                   r"(?:\s+(?:correcta|correcte|correta|corretta|richtig|final|finale|définitive))?")
+
+
+# ---------------------------------------------------------------- letters inside names
+
+# "vitamin A", "hepatitis B", "type A", "class C", "Group B strep": the capital belongs to a name and is
+# joined to it ("vitamin_A") in replies and option texts alike, so no step can read it as an option letter.
+_NAME_LETTER = re.compile(
+    r"\b(vitamins?|hepatitis|hep|type|class|grade|group|factor|stage|phase|schedule|category|level|zone|protein|"
+    r"complex|cluster|plan|panel|figure|exhibit|influenza|blood\s+group|blood\s+type|HLA|Ig|strep|streptococcus)"
+    r"[ \t-]+([A-E])(?![\w'’])", re.IGNORECASE)
+
+
+def join_name_letters(text: str) -> str:
+    return _NAME_LETTER.sub(lambda m: f"{m.group(1)}_{m.group(2)}", text)
+
+
+def plain(text: str) -> str:
+    """The part of a reply that grading reads: after any reasoning block, cleaned, letters in names joined."""
+    return join_name_letters(clean(join_name_letters(after_reasoning(text))))
+
+
+def plain_options(options: dict[str, str]) -> dict[str, str]:
+    return {key: join_name_letters(clean(value)).strip() for key, value in options.items()}
+
+
+# ---------------------------------------------------------------- option texts, tolerantly
+
+_STOPWORDS = frozenset("the a an of and or with in to for on by at from as is de la el los las del des du le les y e et "
+                       "da do di der die das und".split())
+
+
+def _canonical(word: str) -> str:
+    """One spelling of a word: British/American variants and plurals fold together ("coeliac" = "celiac")."""
+    word = word.replace("ae", "e").replace("oe", "e")
+    word = re.sub(r"our$", "or", re.sub(r"(?<=[a-z]{3})(is|ys)(e|ed|ing)$", r"iz\2", word))
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 4 and word.endswith(("ses", "xes", "zes", "ches", "shes")):
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def words(text: str) -> list[str]:
+    """Content words of a text, in canonical spelling (hyphens and slashes split words)."""
+    return [_canonical(w) for w in re.split(r"[\s/–—-]+", normalise(text).replace(".", " "))
+            if w and w not in _STOPWORDS]
+
+
+def _close(a: str, b: str) -> bool:
+    return a == b or (min(len(a), len(b)) >= 5 and difflib.SequenceMatcher(None, a, b).ratio() >= 0.8)
+
+
+def _abbreviates(short: str, option: str) -> bool:
+    """`short` is an abbreviation of `option`: "NAC" N-acetylcysteine, "TMP-SMX", "CTPA", "V/Q scan"."""
+    pieces = [p for p in re.split(r"[-/ ]+", short) if p]
+    long = [w for w in re.split(r"[\s/–—-]+", option.lower()) if w and w not in _STOPWORDS]
+    if not pieces or not all(p.isalnum() for p in pieces) or len(short.replace(" ", "")) < 2:
+        return False
+    if not any(p.isupper() for p in pieces):
+        return False
+    if len(pieces) == len(long) and all(w.startswith(p.lower()[0]) and _subsequence(p.lower(), w)
+                                        for p, w in zip(pieces, long, strict=True)):
+        return True  # TMP-SMX, V/Q
+    letters = "".join(pieces).lower()
+    return _initials_match(letters, long)
+
+
+def _subsequence(short: str, word: str) -> bool:
+    it = iter(word)
+    return all(ch in it for ch in short)
+
+
+def _initials_match(letters: str, long: list[str]) -> bool:
+    """Each word, in order, gives its first letter and perhaps a few more of its letters: NAC, CTPA, ACEi."""
+    if not long or not letters:
+        return not long and not letters
+    word = long[0]
+    if letters[0] != word[0]:
+        return False
+    for size in range(1, min(4, len(letters)) + 1):
+        if _subsequence(letters[:size], word) and _initials_match(letters[size:], long[1:]):
+            return True
+    return False
+
+
+def options_meant(fragment: str, options: dict[str, str]) -> set[str]:
+    """The options a short answer text names, from the closest kind of match that finds any:
+    the same words in any order; an option's whole text inside the fragment (the longest wins); the
+    fragment inside an option's text; an abbreviation; the same words spelled a little differently."""
+    said = words(fragment)
+    if not said:
+        return set()
+    said_set = set(said)
+    own = {key: words(text) for key, text in options.items() if words(text)}
+    same = {key for key, w in own.items() if set(w) == said_set}
+    if same:
+        return same
+    inside = {key for key, w in own.items() if set(w) <= said_set}
+    inside = {key for key in inside if not any(key != other and set(own[key]) < set(own[other]) for other in inside)}
+    if inside:
+        return inside
+    within = {key for key, w in own.items() if said_set < set(w)}
+    if within:
+        return within
+    short = fragment.strip().rstrip(".")
+    if len(short) <= 12:
+        abbreviated = {key for key, text in options.items() if _abbreviates(short, text)}
+        if abbreviated:
+            return abbreviated
+    return {key for key, w in own.items()
+            if all(any(_close(a, b) for b in w) for a in said) and all(any(_close(a, b) for a in said) for b in w)}
