@@ -1,0 +1,321 @@
+"""Conformance of the answer reader over a generated cross product of replies.
+
+Every final-line form is combined with every reasoning paragraph, every question shape, every
+correct-letter position and several option orders (the expected letter follows the option text
+when the order changes). The reader must return the right letter for every committed reply and
+no letter, with the right reason, for every reply that commits to two options, contradicts
+itself or refuses. Adding a form, a paragraph or a shape is one line in the tables below.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from mdagents.scoring import read_answer
+
+LETTERS = "ABCDE"
+
+# Question shapes: option texts in their listed order. Options are neutral on purpose, so the
+# letter-like words injected by the reasoning paragraphs are the only traps.
+SHAPES: dict[str, list[str]] = {
+    "four": ["Ceftriaxone", "Metronidazole", "Doxycycline", "Azithromycin"],
+    "five": [
+        "Observation",
+        "Lumbar puncture",
+        "Head CT without contrast",
+        "Intravenous acyclovir",
+        "Electroencephalography",
+    ],
+    "yesno": ["yes", "no", "maybe"],
+}
+
+
+def _listed(texts: list[str]) -> list[str]:
+    return list(texts)
+
+
+def _reversed(texts: list[str]) -> list[str]:
+    return texts[::-1]
+
+
+def _rotated(texts: list[str]) -> list[str]:
+    return texts[2:] + texts[:2]
+
+
+# Option orders: the same texts under other letters.
+ORDERS: dict[str, Callable[[list[str]], list[str]]] = {
+    "listed": _listed,
+    "reversed": _reversed,
+    "rotated": _rotated,
+}
+
+Form = Callable[[str, str], str]
+
+# Final lines committing to one option: (name, line from (letter, option text), clearly final).
+# "Clearly final" forms are also used after a revised earlier answer line.
+FINAL_FORMS: list[tuple[str, Form, bool]] = [
+    ("contract", lambda L, T: f"Answer: ({L}) {T}", True),
+    ("contract-period", lambda L, T: f"Answer: ({L}) {T}.", True),
+    ("contract-lowercase-text", lambda L, T: f"Answer: ({L}) {T.lower()}", True),
+    ("contract-bold", lambda L, T: f"**Answer: ({L}) {T}**", True),
+    ("bold-no-paren", lambda L, T: f"**Answer: {L}) {T}**", True),
+    ("no-paren", lambda L, T: f"Answer: {L}) {T}", True),
+    ("letter-only", lambda L, T: f"Answer: {L}", True),
+    ("letter-paren-only", lambda L, T: f"Answer: ({L})", True),
+    ("text-only", lambda L, T: f"Answer: {T}", True),
+    ("the-answer-is", lambda L, T: f"The answer is {L}.", True),
+    ("final-answer", lambda L, T: f"Final answer: {L}", True),
+    ("final-answer-full", lambda L, T: f"Final answer: ({L}) {T}", True),
+    ("correct-answer-is", lambda L, T: f"The correct answer is ({L}) {T}.", True),
+    ("markdown-header", lambda L, T: f"## Answer: {L}", True),
+    ("boxed", lambda L, T: f"\\boxed{{{L}}}", True),
+    ("boxed-math", lambda L, T: f"$\\boxed{{{L}}}$", True),
+    ("answer-tag", lambda L, T: f"<answer>{L}</answer>", True),
+    (
+        "json",
+        lambda L, T: json.dumps({"reasoning": "Weighing the findings.", "answer": L, "confidence": 0.8}),
+        True,
+    ),
+    ("option-line", lambda L, T: f"{L}) {T}", False),
+    ("bold-letter", lambda L, T: f"**{L}**", False),
+    ("go-with", lambda L, T: f"I'd go with {L}.", False),
+    ("so-letter", lambda L, T: f"So {L}.", False),
+]
+
+Paragraph = Callable[[dict[str, str], str], str]
+
+
+def _others(options: dict[str, str], letter: str) -> list[str]:
+    return [other for other in options if other != letter]
+
+
+def _plain(options: dict[str, str], letter: str) -> str:
+    return (
+        "Let's work through the findings step by step. The history, the examination and the "
+        "timing of the symptoms all point towards a single best choice."
+    )
+
+
+def _tempting(options: dict[str, str], letter: str) -> str:
+    other = _others(options, letter)[0]
+    return f'The option "{options[other]}" is tempting here, but it does not explain the whole picture.'
+
+
+def _negating(options: dict[str, str], letter: str) -> str:
+    first, second = _others(options, letter)[:2]
+    return (
+        f"Not ({first}), since the timing is wrong. Option {second} is incorrect because it would "
+        "not explain the findings either."
+    )
+
+
+def _either_or(options: dict[str, str], letter: str) -> str:
+    first, second = _others(options, letter)[-2:]
+    return (
+        f"At first it could be either {options[first]} or {options[second]}, but on closer reading "
+        "neither fits the whole picture."
+    )
+
+
+def _options_listed(options: dict[str, str], letter: str) -> str:
+    listing = "\n".join(f"{key}) {text}" for key, text in options.items())
+    return f"The options are:\n{listing}\n\nComparing each with the vignette, one fits best."
+
+
+def _letters_in_names(options: dict[str, str], letter: str) -> str:
+    return (
+        "Her hepatitis B serology is negative and vitamin A levels are normal. A type A aortic "
+        "dissection was excluded, Group A Streptococcus was not isolated, factor VIII activity is "
+        "normal, HLA-B27 is negative and IgA levels are normal. This is a grade A recommendation "
+        "for a class C patient."
+    )
+
+
+def _thinking(options: dict[str, str], letter: str) -> str:
+    other = _others(options, letter)[-1]
+    return (
+        f"<think>\nCould it be {options[other]}? Not really; it misses the key finding. "
+        "Re-read the vignette once more.\n</think>"
+    )
+
+
+def _revision(options: dict[str, str], letter: str) -> str:
+    wrong = _others(options, letter)[0]
+    return (
+        f"Answer: ({wrong}) {options[wrong]}\n\n"
+        "Wait, actually, I misread the vignette: that option does not fit. Correcting my answer:"
+    )
+
+
+# Reasoning placed before the final line: (name, paragraph, needs a clearly final form).
+PARAGRAPHS: list[tuple[str, Paragraph, bool]] = [
+    ("no-reasoning", lambda options, letter: "", False),
+    ("plain", _plain, False),
+    ("tempting-other", _tempting, False),
+    ("negates-others", _negating, False),
+    ("either-or", _either_or, False),
+    ("options-listed", _options_listed, False),
+    ("letters-in-names", _letters_in_names, False),
+    ("thinking-block", _thinking, False),
+    ("revision", _revision, True),
+]
+
+PairForm = Callable[[str, str, str, str], str]
+
+# Final lines that must give no letter: (name, line from (L1, T1, L2, T2), expected reason).
+NO_ANSWER_FORMS: list[tuple[str, PairForm, str]] = [
+    ("letter-or-letter", lambda L1, T1, L2, T2: f"Answer: {L1} or {L2}", "ambiguous"),
+    ("full-or-full", lambda L1, T1, L2, T2: f"Answer: ({L1}) {T1} or ({L2}) {T2}", "ambiguous"),
+    ("so-and", lambda L1, T1, L2, T2: f"So {L1} and {L2}.", "ambiguous"),
+    (
+        "conditional",
+        lambda L1, T1, L2, T2: f"If the patient is stable, ({L1}) {T1}; otherwise ({L2}) {T2}.",
+        "ambiguous",
+    ),
+    ("letter-text-conflict", lambda L1, T1, L2, T2: f"Answer: ({L1}) {T2}", "conflict"),
+    (
+        "two-answer-lines",
+        lambda L1, T1, L2, T2: f"Answer: ({L1}) {T1}\n\nAnswer: ({L2}) {T2}",
+        "conflict",
+    ),
+    ("cannot-choose", lambda L1, T1, L2, T2: "I cannot choose any of these options.", "refused"),
+    (
+        "none-correct",
+        lambda L1, T1, L2, T2: "None of the options is correct, so I will not pick one.",
+        "refused",
+    ),
+]
+
+MIN_CASES = 1000
+
+
+@dataclass(frozen=True)
+class Case:
+    """One generated reply with what a careful grader reads from it."""
+
+    label: str
+    reply: str
+    options: dict[str, str]
+    letter: str | None
+    reason: str | None
+
+
+def _question_variants() -> list[tuple[str, dict[str, str]]]:
+    variants = []
+    for shape, texts in SHAPES.items():
+        for order, arrange in ORDERS.items():
+            arranged = arrange(texts)
+            variants.append((f"{shape}/{order}", dict(zip(LETTERS, arranged, strict=False))))
+    return variants
+
+
+def _join(paragraph: str, line: str) -> str:
+    return f"{paragraph}\n\n{line}" if paragraph else line
+
+
+def answered_cases() -> list[Case]:
+    cases = []
+    for question, options in _question_variants():
+        for letter, text in options.items():
+            for paragraph_name, paragraph, needs_final in PARAGRAPHS:
+                reasoning = paragraph(options, letter)
+                for form_name, form, clearly_final in FINAL_FORMS:
+                    if needs_final and not clearly_final:
+                        continue
+                    cases.append(
+                        Case(
+                            label=f"{form_name} | {paragraph_name} | {question} | {text}",
+                            reply=_join(reasoning, form(letter, text)),
+                            options=options,
+                            letter=letter,
+                            reason=None,
+                        )
+                    )
+    return cases
+
+
+def unanswered_cases() -> list[Case]:
+    cases: dict[tuple[str, str], Case] = {}
+    for question, options in _question_variants():
+        for first, first_text in options.items():
+            for second, second_text in options.items():
+                if first == second:
+                    continue
+                for paragraph_name, paragraph, needs_final in PARAGRAPHS:
+                    if needs_final:
+                        continue
+                    reasoning = paragraph(options, first)
+                    for form_name, form, reason in NO_ANSWER_FORMS:
+                        reply = _join(reasoning, form(first, first_text, second, second_text))
+                        cases.setdefault(
+                            (question, reply),
+                            Case(
+                                label=f"{form_name} | {paragraph_name} | {question} | {first}+{second}",
+                                reply=reply,
+                                options=options,
+                                letter=None,
+                                reason=reason,
+                            ),
+                        )
+    return list(cases.values())
+
+
+def _failures(cases: list[Case]) -> list[str]:
+    failures = []
+    for case in cases:
+        reading = read_answer(case.reply, case.options)
+        if reading.letter != case.letter or reading.reason != case.reason:
+            failures.append(
+                f"{case.label}: expected {case.letter or case.reason}, "
+                f"got {reading.letter or reading.reason}\n    reply: {case.reply!r}"
+            )
+    return failures
+
+
+def _report(failures: list[str], total: int) -> str:
+    shown = "\n".join(failures[:30])
+    return f"{len(failures)} of {total} generated replies misread (first 30):\n{shown}"
+
+
+def test_every_committed_answer_is_read() -> None:
+    cases = answered_cases()
+    assert len(cases) >= MIN_CASES
+    assert {case.letter for case in cases} == set(LETTERS)
+    failures = _failures(cases)
+    assert not failures, _report(failures, len(cases))
+
+
+def test_two_options_conflicts_and_refusals_give_no_letter() -> None:
+    cases = unanswered_cases()
+    assert len(cases) >= MIN_CASES
+    assert {case.reason for case in cases} == {"ambiguous", "conflict", "refused"}
+    failures = _failures(cases)
+    assert not failures, _report(failures, len(cases))
+
+
+CUT_REASONING = (
+    "The patient's presentation suggests an infectious cause, and the most important next "
+    "consideration is whether the"
+)
+
+
+def test_reply_cut_by_length_limit_is_truncated() -> None:
+    for question, options in _question_variants():
+        cut = read_answer(CUT_REASONING, options, finish_reason="length")
+        assert (cut.letter, cut.reason) == (None, "truncated"), question
+        stopped = read_answer(CUT_REASONING, options, finish_reason="stop")
+        assert stopped.letter is None, question
+        assert stopped.reason == "none", question
+
+
+def test_answer_line_completed_before_the_cut_still_counts() -> None:
+    for question, options in _question_variants():
+        for letter, text in options.items():
+            reply = (
+                f"Answer: ({letter}) {text}\n\n"
+                "This choice is supported by the timing of the symptoms and by the"
+            )
+            reading = read_answer(reply, options, finish_reason="length")
+            assert reading.letter == letter, f"{question} {letter}: {reading.reason}"
