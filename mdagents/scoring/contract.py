@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from mdagents.scoring.fallback import AMBIGUOUS as OFFERS_SEVERAL
-from mdagents.scoring.fallback import UNDECIDED, declared_later
+from mdagents.scoring.fallback import REVISION, UNDECIDED, declared_later
 from mdagents.scoring.text import _FOREIGN_ANSWER, options_meant
 
 CONFLICT = "conflict"
@@ -32,9 +32,6 @@ _TEXT_ENDS = re.compile(r"\s*(?:[,;(]|\s[-–—]\s|\.(?:\s|$)|\b(?:because|sinc
                         re.IGNORECASE)
 _REFUSAL_VALUE = re.compile(r"^\s*(?:null|none|n/?a|unknown|-|cannot\b|can['’]t\b|unable\b|no\s+answer|undetermined|"
                             r"none\s+of\s+the)", re.IGNORECASE)
-REVISION = re.compile(r"\b(?:edit|update|wait|actually|on\s+(?:second\s+thought|reflection)|correct(?:ion|ed)|"
-                      r"reconsider\w*|re-?reading|scratch\s+that|changing|change\s+my|revis\w*|updated|amended|"
-                      r"instead)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -92,8 +89,7 @@ def _read_line(body: str, match: re.Match[str], options: dict[str, str], keys: d
         key = keys.get(letter.group(1).upper())
         if key is None:
             return None  # "Answer: (X) option text" echoed from the prompt, or a letter this question lacks
-        another = _ANOTHER_LETTER.match(value, letter.end())
-        if another and another.group(1).upper() in keys and another.group(1).upper() != key.upper():
+        if _offers_another(value, letter.end(), key, options):
             return LineReading(None, AMBIGUOUS, at, final)
         text = _TEXT_ENDS.split(value[letter.end():].lstrip(" )].:–—-"), maxsplit=1)[0]
         meant = options_meant(text, options)
@@ -117,3 +113,19 @@ def _letter(value: str) -> re.Match[str] | None:
         return match
     after = value[match.end(1):]
     return match if "(" in match.group(0) or re.match(r"\s*(?:$|[)\].:])", after) else None
+
+
+_OR_OPTION = re.compile(r"(?:\bor\b|\band\b|/|&)\s*(?:option\s+)?(?:\(([A-Za-z])\)|([A-Z])\b(?![\w'’]))")
+
+
+def _offers_another(value: str, end: int, key: str, options: dict[str, str]) -> bool:
+    """The value goes on to offer a second option: "B or C", "(A) Ceftriaxone or (B) Metronidazole",
+    "(A) Ceftriaxone or metronidazole"."""
+    keys = {k.upper(): k for k in options}
+    another = _ANOTHER_LETTER.match(value, end)
+    found = [another.group(1)] if another else []
+    found += [m.group(1) or m.group(2) for m in _OR_OPTION.finditer(value, end)]
+    if any(keys.get(letter.upper(), key) != key for letter in found):
+        return True
+    clause = _TEXT_ENDS.split(value[end:], maxsplit=1)[0]
+    return bool(re.search(r"\b(?:or|and/or)\b", clause)) and len(options_meant(clause, options)) > 1

@@ -22,7 +22,7 @@ LETTER = "letter"
 
 _STRONG_MARKERS = [
     r"(?:final|correct|best|better|right|true|preferred|most\s+(?:likely|appropriate|accurate|correct))\s+"
-    r"(?:answer|option|choice|response|selection)s?",
+    r"(?:answer|option|choice|response|selection|call|pick|move)s?",
     r"(?:final|team|panel|group|expert|experts['’]?|mdt|committee|board|moderator['’]?s?|consensus|majority)"
     r"(?:['’]s)?\s+(?:decision|verdict|conclusion|consensus|answer|choice|recommendation|vote|pick|opinion)",
     r"(?:team|panel|group|expert|mdt)\s+consensus",
@@ -60,18 +60,21 @@ _FILLER = re.compile(
     r"\s*(?:\s*(?:is|was|are|would\s+be|should\s+be|will\s+be|must\s+be|remains|stays|becomes|of|as|to|be|"
     r"here|now|then|therefore|thus|so|probably|likely|most\s+likely|definitely|clearly|certainly|indeed|"
     r"actually|still|finally|ultimately|overall|unanimously|on|for|upon|with|that|the|letter|option|choice|"
-    r"answer|number|[:=\-–—>→⇒,'\"“”‘’]|是|为|為|\(\s*\d+\s*/\s*\d+[^)]*\))\s*)*",
+    r"answer|number|es(?:\s+la|\s+el)?|est(?:\s+la|\s+le)?|ist|è|é(?:\s+(?:a|o)(?=\s+\(?[A-E]\b))?|[:=\-–—>→⇒,'\"“”‘’]|是|为|為|\(\s*\d+\s*/\s*\d+[^)]*\))\s*)*",
     re.IGNORECASE,
 )
 _NEGATION_AFTER = re.compile(r"\s*(?:is\s+|would\s+be\s+|should\s+be\s+)?(?:not|n['’]t|never|neither)\b", re.I)
 _HYPOTHETICAL_BEFORE = re.compile(
-    r"\b(?:if|unless|might|may|could|tempting|some\s+(?:might|would|may)|one\s+might|others?\s+(?:might|may|would)|"
+    r"\b(?:if|unless|might|may|could|tempting|(?:some|many|most)\s+(?:might|would|may)|one\s+might|"
+    r"others?\s+(?:might|may|would)|"
     r"wrongly|incorrectly|whether|were|otherwise|else|initial(?:ly)?|draft|original|preliminary|tentative|"
     r"would\s+(?:also\s+)?be\s+a\s+poor)\b"
     r"(?:[^.!?;\n]|\.\d)*$", re.IGNORECASE)
 _SENTENCE_BREAK = re.compile(r"(?<!\d)\.|\.(?!\d)|[!?;\n]|\s[—–]\s")
-_REVISION_BEFORE = re.compile(r"\b(?:edit|update|wait|actually|on\s+second\s+thought|correct(?:ion|ed)|reconsider\w*|re-?reading|"
-                              r"scratch\s+that|changing|change\s+my|revis\w*|updated|amended|instead)\b", re.IGNORECASE)
+# Words by which a reply takes back what it said before: a later answer after one of them replaces the earlier.
+REVISION = re.compile(r"\b(?:edit|update|wait|actually|on\s+(?:second\s+thought|reflection)|correct(?:ion|ed)|"
+                      r"reconsider\w*|re-?reading|scratch\s+that|changing|change\s+my|revis\w*|updated|amended|"
+                      r"instead|however)\b", re.IGNORECASE)
 _LETTER_TOKEN = re.compile(
     r"\(\s*(?P<p>[A-Za-z])\s*\)"
     r"|\[\s*(?P<b>[A-Za-z])\s*\]"
@@ -105,6 +108,8 @@ _OPTION_LINE = re.compile(r"^\s*\(?([A-E])[.)]\s*(.*?)\s*[.!]?\s*$")
 def read_free_text(body: str, options: dict[str, str], *, declarations_only: bool = False) -> tuple[str | None, str]:
     """(option key, step), (AMBIGUOUS, step) when the reply offers several, or (None, "none")."""
     letters = {key.upper(): key for key in options}
+    if _conditional_letters(body) > 1:
+        return AMBIGUOUS, DECLARATION
     steps = ((DECLARATION, _declared),) if declarations_only else (
         (DECLARATION, _declared), (OPTION_TEXT, _option_text), (LETTER, _lenient))
     for step, finder in steps:
@@ -133,7 +138,7 @@ def _declared(body: str, options: dict[str, str], letters: dict[str, str], *, op
         value = _value_after(body, match.end(), options, letters)
         if value is None:
             continue
-        revised = bool(_REVISION_BEFORE.search(before[-120:]))
+        revised = bool(REVISION.search(before[-120:]))
         (strong if kind.startswith("s") or revised else weak).append((match.start(), value))
     for match in _LETTER_IS_CORRECT.finditer(body):
         letter = next(g for g in match.groups() if g)
@@ -167,6 +172,11 @@ def _declared(body: str, options: dict[str, str], letters: dict[str, str], *, op
     if not chosen:
         return None
     position, value = max(chosen)
+    for earlier, other in chosen:
+        asked = re.match(r"[^.!\n]*\?", body[max(earlier, 0):])  # "D, not C? No - ..." asks, does not declare
+        if (other != value and AMBIGUOUS not in (other, value) and earlier < position and not asked
+                and not REVISION.search(body, max(earlier, 0), max(position, 0))):
+            return AMBIGUOUS  # "the answer is yes ... so the answer is no": two answers, no revision
     if UNDECIDED.search(body, max(position, 0)):
         return AMBIGUOUS  # "Final answer: A ... I'm torn between the two"
     return value
@@ -362,13 +372,20 @@ def _option_text(body: str, options: dict[str, str], letters: dict[str, str]) ->
     """Exactly one option's text named outside a negation (a text inside a longer option's text counts once)."""
     text = normalise(body)
     hits: dict[str, str] = {}
+    offered = False  # an option named only as one of two ("X or Y"), under a condition, or beside another
     for key, value in options.items():
         norm = normalise(value)
         if len(norm) < 3 or norm in ("yes", "no", "maybe"):
             continue
         for match in re.finditer(rf"(?<![A-Za-z0-9_-]){re.escape(norm)}(?![A-Za-z0-9_-])", text):
-            if not _negated(text, match.start(), match.end()):
+            if _negated(text, match.start(), match.end()):
+                continue
+            if _offered_with_another(text, match.start(), match.end(), key, options):
+                offered = True
+            else:
                 hits[key] = norm
+    if offered and not hits:
+        return AMBIGUOUS
     kept = [k for k, v in hits.items()
             if not any(v != other and re.search(rf"(?<![\w-]){re.escape(v)}(?![\w-])", other) for other in hits.values())]
     if kept and (UNDECIDED.search(body) or re.search(r"\beither\b", body, re.I) or _offers_two(body)
@@ -412,13 +429,14 @@ def _yes_no_word(body: str, options: dict[str, str]) -> str | None:
     if not yes_no:
         return None
     plain = " ".join(sentence for sentence in re.split(r"(?<=[.;!?])\s+|\n", body)
-                     if not re.search(r"\b(?:if|would|between|whether|either)\b", sentence, re.I))
+                     if not re.search(r"\b(?:if|would(?!\s+say)|between|whether|either)\b", sentence, re.I))
     if UNDECIDED.search(body):
         return AMBIGUOUS
-    found = {m.group(1).lower() for m in re.finditer(r"(?<![\w-])(yes|no|maybe)\s*(?:[.!:]|$)", plain, re.I | re.M)}
+    found = {m.group(1).lower() for m in re.finditer(r"(?<![\w-])(?<!not )(yes|no|maybe)\s*(?:[.!:—–]|$)", plain,
+                                                     re.I | re.M)}
     found |= {m.group(1).lower() for m in re.finditer(
         r"\b(?:so|thus|hence|therefore|overall|in\s+short|in\s+summary|short\s+answer|suggests?|indicates?|"
-        r"supports?)\s*[,:]?\s*(yes|no|maybe)\b(?!\s+(?:significant|difference|evidence|effect|association|change))",
+        r"supports?|i\s+would\s+say|i['’]d\s+say)\s*[,:]?\s*(yes|no|maybe)\b(?!\s+(?:significant|difference|evidence|effect|association|change))",
         plain, re.I)}
     found &= set(yes_no)
     if len(found) > 1:
@@ -498,3 +516,21 @@ _TWO_LETTERS_OFFERED = re.compile(
     r"(?<!neither )(?:\b(?:either|both)\s+)?(?:option\s+)?\(?\b([A-E])\b\)?\s*(?:or|/|and/or)\s*(?:option\s+)?"
     r"\(?\b([A-E])\b\)?(?![\w'’-])|\b(?i:both)\s+\(?([A-E])\)?\s+and\s+\(?([A-E])\)?(?![\w'’-])")
 
+
+
+def _offered_with_another(text: str, start: int, end: int, key: str, options: dict[str, str]) -> bool:
+    """An option text offered as one of two ("Group B Streptococcus or E. coli", "either X or Y"), with
+    another treatment under a condition ("the vaccine, and HBIG if ..."), or beside another option's
+    words in one sentence ("activated charcoal and N-acetylcysteine" when one option is "charcoal only")."""
+    before = re.split(r"[.;!?\n]", text[max(0, start - 60):start])[-1]
+    after = re.split(r"[.;!?\n]", text[end:end + 120])[0]
+    if (re.match(r"\s*(?:or|and/or)\b", after) or re.search(r"\b(?:either|or)\s+$", before)
+            or re.match(r"\s*,?\s*(?:and|or|plus)\s+[^.;:]{0,40}?\b(?:if|unless)\b", after)):
+        return True
+    sentence = set(words(before + " " + text[start:end] + " " + after))
+    own = set(words(options[key]))
+    for other, value in options.items():
+        core = set(words(value)) - {"only", "alone"}
+        if other != key and core and not core <= own and core <= sentence and core != set(words(value)):
+            return True
+    return False

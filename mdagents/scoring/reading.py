@@ -34,6 +34,18 @@ _REFUSAL = re.compile(
     r"(?:options|answers|choices)|\bundecided\b|\bno\s+consensus\b|\bwould\s+not\s+commit", re.IGNORECASE)
 
 
+_HEDGE = re.compile(r"\b(?:probably|possibly|perhaps|maybe|likely|tentative\w*|let\s+me\s+(?:verify|check|double-check|"
+                    r"reconsider|re-?read)|not\s+sure)\b", re.IGNORECASE)
+_VOTE = re.compile(r"(?<![\w'’])\(?([A-E])\)?\s*[=:]\s*(\d+)\b")
+
+
+def _tied_vote(body: str) -> bool:
+    """A vote tally whose top options tie ("B = 2, C = 2") and no later decision."""
+    votes = {letter: int(count) for letter, count in _VOTE.findall(body)}
+    top = sorted(votes.values(), reverse=True)
+    return len(top) >= 2 and top[0] == top[1]
+
+
 @dataclass(frozen=True)
 class Reading:
     """The option letter a reply committed to, or None and the reason; `step` names what read it."""
@@ -63,6 +75,13 @@ def read_answer(text: str | None, options: dict[str, str], *, finish_reason: str
     line = read_contract(body, options)
     if line is not None:
         return Reading(line.key, CONTRACT, line.reason)
+    last_line = body.strip().splitlines()[-1]
+    if _REFUSAL.search(last_line):
+        return Reading(None, NONE, REFUSED)
+    if _tied_vote(body):
+        return Reading(None, NONE, AMBIGUOUS)
+    if truncated:  # only what was said with conviction before the cut counts
+        body = " ".join(s for s in re.split(r"(?<=[.!?])\s+", body) if not _HEDGE.search(s))
     found, step = read_free_text(body, options, declarations_only=truncated)
     if found == OFFERS_SEVERAL:
         return Reading(None, step, REFUSED if _REFUSAL.search(body) else AMBIGUOUS)

@@ -31,7 +31,7 @@ def after_reasoning(text: str) -> str:
 _YES_NO_WORDS = {"forse": "maybe", "sì": "yes", "oui": "yes", "sí": "yes", "si": "yes", "sim": "yes", "ja": "yes", "是": "yes", "نعم": "yes",
                  "हाँ": "yes", "non": "no", "não": "no", "nein": "no", "否": "no", "لا": "no", "नहीं": "no",
                  "peut-être": "maybe", "quizás": "maybe", "quizá": "maybe", "tal vez": "maybe", "talvez": "maybe",
-                 "vielleicht": "maybe", "也许": "maybe", "ربما": "maybe", "शायद": "maybe"}
+                 "vielleicht": "maybe", "也许": "maybe", "可能": "maybe", "ربما": "maybe", "शायद": "maybe"}
 
 
 _RUNAWAY = re.compile(r"\n\s*(?:#+\s*)?(?:Instruction|Input|Human|User|Question)\s*:?\s*\n|"
@@ -47,11 +47,12 @@ def yes_no_in_english(text: str) -> str:
 
 _ARABIC_LETTERS = {"أ": "A", "ا": "A", "إ": "A", "ب": "B", "ج": "C", "د": "D", "ه": "E"}
 _CIRCLED = {chr(0x1F150 + i): chr(65 + i) for i in range(26)} | {chr(0x1F130 + i): chr(65 + i) for i in range(26)}
+# A bare "yes"/"no" after a letter is a yes/no option ("A) yes"), not a rating: it needs a separator.
 _POSITIVE_MARK = re.compile(r"[✔✓✅☑]|^\s*(?:[-–—:|]\s*)?(?:correct|right(?:\s+answer)?|best(?:\s+answer)?|most\s+likely|"
-                            r"yes|match)\b", re.IGNORECASE)
-_NEGATIVE_MARK = re.compile(r"[✗✘❌×]|^\s*(?:[-–—:|]\s*)?(?:incorrect|wrong|no|unlikely|not|less\s+likely|excluded)\b",
-                            re.IGNORECASE)
-_RATED_LINE = re.compile(r"^[ \t]*(?:[-*•+][ \t]*)?(?:\*\*)?(?i:option[ \t]+)?\(?([A-E])\)?(?:\*\*)?[ \t]*[.:)\]]?(?:\*\*)?(.*)$")
+                            r"match)\b|^\s*[-–—:|]\s*yes\b", re.IGNORECASE)
+_NEGATIVE_MARK = re.compile(r"[✗✘❌×]|^\s*(?:[-–—:|]\s*)?(?:incorrect|wrong|unlikely|not|less\s+likely|excluded)\b"
+                            r"|^\s*[-–—:|]\s*no\b", re.IGNORECASE)
+_RATED_LINE = re.compile(r"^[ \t]*(?:[-*•+][ \t]*)?(?:\*\*)?(?i:option[ \t]+)?\(?([A-E])(?![A-Za-z])\)?(?:\*\*)?[ \t]*[.:)\]]?(?:\*\*)?(.*)$")
 
 
 def _rated_lines(text: str) -> str:
