@@ -171,7 +171,7 @@ def test_records_without_transcripts_extraction_steps_and_errors(tmp_path: Path,
     assert main(["view", str(run_dir)]) == 0
     assert "2 question(s) have no transcript" in capsys.readouterr().err
     index = soup(run_dir / "view" / "index.html")
-    assert "extraction" in [th.get_text() for th in index.select("thead th")]
+    assert "grading" in [th.get_text() for th in index.select("thead th")]
     rows = {row["data-id"]: row for row in index.select("tbody tr")}
     assert "anchored declaration" in rows[first["id"]].get_text()
     assert rows[second["id"]]["data-outcome"] == "error"

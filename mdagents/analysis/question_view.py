@@ -104,11 +104,15 @@ def _int(value: Any) -> int:
 
 
 def extraction_step(record: dict[str, Any]) -> str | None:
-    """The answer-extraction step a record names, if it names one (`extraction` as text or a dict)."""
+    """The grading step a record names, with the reason when it read no answer ("contract",
+    "none: conflict"); older records may hold `extraction` as a dict."""
     value = record.get("extraction")
     if isinstance(value, dict):
         value = value.get("step") or value.get("method") or value.get("name")
-    return None if value in (None, "") else str(value)
+    if value in (None, ""):
+        return None
+    reason = record.get("no_answer_reason")
+    return f"{value}: {reason}" if reason and record.get("prediction") is None else str(value)
 
 
 def answer_of(text: str | None, record: dict[str, Any]) -> Answer:

@@ -23,7 +23,7 @@ from mdagents.analysis.stats import (
     percentile,
     wilson_interval,
 )
-from mdagents.analysis.summary import CRITIC_OUTCOMES, critic_outcome, level_key
+from mdagents.analysis.summary import CRITIC_OUTCOMES, critic_outcome, grading_health, grading_line, level_key
 
 UNKNOWN = "unknown"
 
@@ -106,6 +106,7 @@ def summarize_run(run: Run, *, bootstrap: int = 2000, seed: int = 0, name: str |
         "answered": answered,
         "accuracy_answered": outcomes["correct"] / answered if answered else None,
         "parse_failures": outcomes["parse_failure"],
+        "grading": grading_health(records),
         "errors": outcomes["error"],
         "abstained": outcomes["abstained"],
         "by_difficulty": breakdown(records, "difficulty"),
@@ -329,6 +330,7 @@ def _overview_rows(reports: Sequence[dict[str, Any]]) -> list[list[str]]:
         row("  95% bootstrap interval", lambda r: _interval(r["bootstrap_low"], r["bootstrap_high"])),
         row("accuracy (answered only)", lambda r: f"{_pct(r['accuracy_answered'])} of {r['answered']}"),
         row("parse failures", lambda r: r["parse_failures"]),
+        row("  grading", lambda r: grading_line(r["grading"])),
         row("errors", lambda r: r["errors"]),
         row("abstained", lambda r: r["abstained"]),
         row("input tokens (mean / total)", lambda r: f"{_num(r['input_tokens_mean'], 0)} / {r['input_tokens']:,}"),

@@ -113,6 +113,28 @@ class _Totals:
                 "majority_vote_accuracy": majority_correct / len(self.votes) if self.votes else None}
 
 
+def grading_health(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, int]]:
+    """How the graded replies were read: counts by grading step, and the no-answers by reason
+    (conflict, ambiguous, truncated, refused, none), so a run shows whether its numbers are limited
+    by the model's answers or by the grader. Errors are not graded replies and are left out."""
+    steps: Counter[str] = Counter()
+    reasons: Counter[str] = Counter()
+    for r in records:
+        if r.get("error"):
+            continue
+        steps[str(r.get("extraction") or "none")] += 1
+        if r.get("prediction") is None:
+            reasons[str(r.get("no_answer_reason") or "none")] += 1
+    return {"by_step": dict(steps.most_common()), "no_answer": dict(reasons.most_common())}
+
+
+def grading_line(grading: dict[str, dict[str, int]]) -> str:
+    """`read by contract 18 · declaration 1 · no answer: conflict 1` for terminal output."""
+    steps = " · ".join(f"{step} {n}" for step, n in grading["by_step"].items() if step != "none") or "nothing"
+    missing = ", ".join(f"{reason} {n}" for reason, n in grading["no_answer"].items())
+    return f"read by {steps}" + (f" · no answer: {missing}" if missing else "")
+
+
 def majority(predictions: list[str | None]) -> str | None:
     """The most frequent answer; a tie for first place (or no answer winning) is no answer."""
     counts = Counter(p for p in predictions if p is not None)
@@ -124,6 +146,7 @@ def majority(predictions: list[str | None]) -> str | None:
 
 def summarize(records: Iterable[dict[str, Any]], *, wall_s: float | None = None) -> dict[str, Any]:
     t = _Totals()
+    records = list(records)
     for record in records:
         t.add(record)
     n = t.all.n
@@ -132,6 +155,7 @@ def summarize(records: Iterable[dict[str, Any]], *, wall_s: float | None = None)
         "accuracy_answered": t.answered.to_dict()["accuracy"],
         "answered": t.answered.n,
         "parse_failures": t.parse_failures,
+        "grading": grading_health(records),
         "errors": t.errors,
         "abstained": t.abstained,
         "by_difficulty": {level: t.levels[level].to_dict() for level in sorted(t.levels, key=level_key)},

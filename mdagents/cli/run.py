@@ -8,6 +8,7 @@ from typing import Any
 
 from prettytable import PrettyTable
 
+from mdagents.analysis.summary import grading_line
 from mdagents.llm.models import DEFAULT_MODEL
 from mdagents.pipelines.base import PipelineSettings
 from mdagents.run.config import DIFFICULTIES, TRANSCRIPT_FORMATS, RunConfig, Shard
@@ -198,6 +199,7 @@ def summary_table(summary: dict[str, Any], model: str) -> str:
         f"model {model}",
         table.get_string(),
         f"parse failures {summary['parse_failures']} · errors {summary['errors']} · abstained {summary['abstained']}",
+        f"grading: {grading_line(summary['grading'])}",
         f"tokens in {summary['input_tokens']:,}{_cached(summary)} · out {summary['output_tokens']:,}"
         f" · calls {summary['calls']:,} ({(summary['calls_per_question'] or 0):.1f}/question) · cost {cost}",
     ]
