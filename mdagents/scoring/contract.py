@@ -14,9 +14,10 @@ from dataclasses import dataclass
 
 from mdagents.scoring.fallback import AMBIGUOUS as OFFERS_SEVERAL
 from mdagents.scoring.fallback import REVISION, UNDECIDED, declared_later
-from mdagents.scoring.text import _FOREIGN_ANSWER, options_meant
+from mdagents.scoring.text import _FOREIGN_ANSWER, options_meant, options_touched, words
 
 CONFLICT = "conflict"
+TRUNCATED = "truncated"
 AMBIGUOUS = "ambiguous"
 REFUSED = "refused"
 
@@ -24,7 +25,7 @@ _LINE = re.compile(
     r"^[ \t]*(?P<label>(?:(?P<final>final|revised|updated|corrected|new)\s+)?(?:correct\s+|best\s+)?(?:answer|ans)"
     r"|" + _FOREIGN_ANSWER + r")[ \t]*(?:is[ \t]*)?[:：=][ \t]*(?P<value>.*)$",
     re.IGNORECASE | re.MULTILINE)
-_LETTER = re.compile(r"\s*(?:(?:option|choice|letter|letra|opci[oó]n|op[cç][aã]o|alternativa|विकल्प|选项|الخيار)\s*)?[(\[]?\s*([A-Za-z])\s*[)\]]?(?=$|[\s.,:;!)\]/&-])",
+_LETTER = re.compile(r"\s*(?:(?:option|choice|letter|letra|opci[oó]n|op[cç][aã]o|alternativa|विकल्प|选项|الخيار)\s*)?[(\[]?\s*([A-Za-z])\s*[)\]]?(?=$|[\s.,:;!)\]/&。，：-])",
                      re.IGNORECASE)
 _ANOTHER_LETTER = re.compile(r"\s*(?:,|/|&|\bor\b|\band\b|\band/or\b|\bvs\.?|\bversus\b)\s*(?:option\s+)?"
                              r"[(\[]?\s*([A-Za-z])\s*[)\]]?(?![\w'’])", re.IGNORECASE)
@@ -32,6 +33,9 @@ _TEXT_ENDS = re.compile(r"\s*(?:[,;(]|\s[-–—]\s|\.(?:\s|$)|\b(?:because|sinc
                         re.IGNORECASE)
 _REFUSAL_VALUE = re.compile(r"^\s*(?:null|none|n/?a|unknown|-|cannot\b|can['’]t\b|unable\b|no\s+answer|undetermined|"
                             r"none\s+of\s+the)", re.IGNORECASE)
+
+
+_UNSURE = re.compile(r"\b(?:not\s+sure|unsure|uncertain|could\s+also|might\s+also|may\s+also)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -44,18 +48,23 @@ class LineReading:
     final: bool
 
 
-def read_contract(body: str, options: dict[str, str]) -> LineReading | None:
-    """The reply's committed answer by contract, or None when it has no readable contract line."""
+def read_contract(body: str, options: dict[str, str], *, truncated: bool = False) -> LineReading | None:
+    """The reply's committed answer by contract, or None when it has no readable contract line. In a reply
+    cut by the token limit, a contract line still being written, or one the reply began to revise, is not one."""
     keys = {key.upper(): key for key in options}
     lines = [line for match in _LINE.finditer(body) if (line := _read_line(body, match, options, keys)) is not None]
     if not lines:
         return None
     last = lines[-1]
+    if truncated and (not body[last.start:].rstrip().count("\n") and last.key is not None
+                      and set(words(body[last.start:].split(")", 1)[-1])) != set(words(options[last.key]))
+                      or REVISION.search(body, last.start)):
+        return LineReading(None, TRUNCATED, last.start, last.final)
     if last.key is None:
         return last
     for earlier in lines[:-1]:
         revised = (last.final and not earlier.final) or REVISION.search(body, earlier.start, last.start)
-        if earlier.key != last.key and not revised:
+        if earlier.key is not None and earlier.key != last.key and not revised:
             return LineReading(None, CONFLICT, last.start, last.final)
     return _unless_retracted(body, last, options)
 
@@ -66,8 +75,8 @@ def _unless_retracted(body: str, last: LineReading, options: dict[str, str]) -> 
     tail = body[last.start:].split("\n", 1)[1] if "\n" in body[last.start:] else ""
     if not tail.strip():
         return last
-    if UNDECIDED.search(tail):
-        return LineReading(None, AMBIGUOUS, last.start, last.final)
+    if UNDECIDED.search(tail) or (REVISION.search(tail) and _UNSURE.search(tail)):
+        return LineReading(None, AMBIGUOUS, last.start, last.final)  # "Actually, I'm not sure ..."
     later = declared_later(tail, options)
     if later is None or later == last.key:
         return last
@@ -92,7 +101,7 @@ def _read_line(body: str, match: re.Match[str], options: dict[str, str], keys: d
         if _offers_another(value, letter.end(), key, options):
             return LineReading(None, AMBIGUOUS, at, final)
         text = _TEXT_ENDS.split(value[letter.end():].lstrip(" )].:–—-"), maxsplit=1)[0]
-        meant = options_meant(text, options)
+        meant = options_meant(text, options) or options_touched(text, options)
         if meant and key not in meant:
             return LineReading(None, CONFLICT, at, final)
         return LineReading(key, None, at, final)

@@ -108,7 +108,7 @@ _OPTION_LINE = re.compile(r"^\s*\(?([A-E])[.)]\s*(.*?)\s*[.!]?\s*$")
 def read_free_text(body: str, options: dict[str, str], *, declarations_only: bool = False) -> tuple[str | None, str]:
     """(option key, step), (AMBIGUOUS, step) when the reply offers several, or (None, "none")."""
     letters = {key.upper(): key for key in options}
-    if _conditional_letters(body) > 1:
+    if _conditional_letters(body) > 1 or re.search(r"\bit\s+depends\b", body, re.IGNORECASE):
         return AMBIGUOUS, DECLARATION
     steps = ((DECLARATION, _declared),) if declarations_only else (
         (DECLARATION, _declared), (OPTION_TEXT, _option_text), (LETTER, _lenient))
@@ -502,7 +502,7 @@ def _conditional_letters(text: str) -> int:
 
 
 UNDECIDED = re.compile(
-    r"\b(?:not\s+enough\s+information|cannot\s+(?:determine|choose|pick|decide|tell)|can['’]t\s+(?:determine|"
+    r"\b(?:it\s+depends\b|not\s+enough\s+information|cannot\s+(?:determine|choose|pick|decide|tell)|can['’]t\s+(?:determine|"
     r"choose|pick|decide|tell)|unable\s+to\s+(?:determine|choose|pick|decide)|accept\s+either|either\s+could\s+be|"
     r"(?:both|either)\s+(?:are|is|could\s+be|seem|would\s+be)\s+(?:equally\s+)?(?:defensible|reasonable|correct|right|"
     r"acceptable|plausible|possible|valid)|torn\s+between|somewhere\s+between|won['’]?t\s+(?:choose|commit|pick)|"

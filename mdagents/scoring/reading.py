@@ -72,7 +72,7 @@ def read_answer(text: str | None, options: dict[str, str], *, finish_reason: str
         cut = truncated or (bool((text or "").strip()) and not after_reasoning(text or "").strip())
         return Reading(None, NONE, TRUNCATED if truncated else NONE if not cut else TRUNCATED)
     options = plain_options(options)
-    line = read_contract(body, options)
+    line = read_contract(body, options, truncated=truncated)
     if line is not None:
         return Reading(line.key, CONTRACT, line.reason)
     last_line = body.strip().splitlines()[-1]

@@ -82,8 +82,9 @@ def clean(text: str) -> str:
     text = re.sub(r"\\(?:text|textbf|mathrm|mathbf|textit)\s*\{([^{}]*)\}", r"\1", text)
     text = re.sub(r"\\boxed\s*\{([^{}]*)\}", r"\nFinal answer: \1\n", text)
     text = re.sub(r"<(answer|final_answer)>\s*([^<]*?)\s*</\1>", r"\nFinal answer: \2\n", text, flags=re.IGNORECASE)
-    text = re.sub(r"[\"'](?:final_?answer|answer|choice|prediction|decision|option)[\"']\s*:\s*[\"']?([^\"',}\n]*)[\"']?",
-                  r"\nFinal answer: \1\n", text, flags=re.IGNORECASE)
+    text = re.sub(r"[\"'](?:final_?answer|answer|choice|prediction|decision|option)[\"']\s*:\s*[\"']?([^\"',}\n]*)[\"']?"
+                  r"(?:\s*,\s*[\"'](?:answer_?text|option_?text|text)[\"']\s*:\s*[\"']([^\"'}\n]*)[\"'])?",
+                  r"\nFinal answer: \1 \2\n", text, flags=re.IGNORECASE)  # {"answer": "B", "answer_text": "..."}
     text = _RUNAWAY.split(text, maxsplit=1)[0]  # a small model that goes on to invent the next question
     text = re.sub(r"<\|[a-z_]+\|>|</?s>", " ", text)
     text = re.sub(r"(?<![\w'’-])\(?([A-E])\)?[ \t]*([✔✓✅☑✗✘❌×])[ \t]*(?=\(?[A-E]\b|$)", r"\n\1 \2\n", text,
@@ -223,3 +224,10 @@ def options_meant(fragment: str, options: dict[str, str]) -> set[str]:
             return abbreviated
     return {key for key, w in own.items()
             if all(any(_close(a, b) for b in w) for a in said) and all(any(_close(a, b) for a in said) for b in w)}
+
+
+def options_touched(fragment: str, options: dict[str, str]) -> set[str]:
+    """Options sharing a distinctive word (five letters or more, spelled alike or nearly) with a fragment
+    that matches none outright: "Heparina não fracionada" touches "Unfractionated heparin"."""
+    said = [w for w in words(fragment) if len(w) >= 5]
+    return {key for key, text in options.items() if any(_close(a, b) for a in said for b in words(text) if len(b) >= 5)}
