@@ -56,8 +56,8 @@ def read_contract(body: str, options: dict[str, str], *, truncated: bool = False
     if not lines:
         return None
     last = lines[-1]
-    if truncated and (not body[last.start:].rstrip().count("\n") and last.key is not None
-                      and set(words(body[last.start:].split(")", 1)[-1])) != set(words(options[last.key]))
+    if truncated and ((not body[last.start:].rstrip().count("\n") and last.key is not None
+                      and set(words(body[last.start:].split(")", 1)[-1])) != set(words(options[last.key])))
                       or REVISION.search(body, last.start)):
         return LineReading(None, TRUNCATED, last.start, last.final)
     if last.key is None:
