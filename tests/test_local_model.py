@@ -87,3 +87,20 @@ async def test_a_cancelled_local_call_stops_within_a_second(stage: str, prompt: 
     after = await provider.complete([Message("user", "Hello")], GenerationParams(max_tokens=2), timeout=300)
     assert time.perf_counter() - cancelled < 3.0, stage
     assert after.text
+
+
+@pytest.mark.slow
+async def test_the_embedded_model_gives_a_readable_structured_answer() -> None:
+    """--answer-format json on llama.cpp: a JSON-schema grammar, so even the tiny model's answer is readable."""
+    from mdagents.scoring import read_answer
+
+    provider = LocalProvider("smollm2-135m")
+    options = {"A": "Metformin", "B": "Insulin glargine", "C": "Lisinopril"}
+    question = [Message("user", "Which drug protects the kidneys in diabetes with albuminuria?\n"
+                                "(A) Metformin (B) Insulin glargine (C) Lisinopril")]
+    reply = await provider.complete(question, GenerationParams(answer_format="json", answer_letters=tuple(options),
+                                                               max_tokens=200), timeout=300)
+    parsed = json.loads(reply.text)
+    assert set(parsed) == {"reasoning", "answer"} and parsed["answer"] in (*options, None)
+    reading = read_answer(reply.text, options, finish_reason=reply.finish_reason)
+    assert reading.letter == parsed["answer"] or reading.reason in ("refused", "truncated")

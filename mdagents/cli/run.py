@@ -72,8 +72,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="run each question N times (distinct cache keys); the summary gives mean ± sd "
                              "and majority-vote accuracy (default: 1)")
     method.add_argument("--extractor", default=None, metavar="llm[:PROVIDER/MODEL]",
-                        help="when the extraction cascade finds no answer, ask a model for the one letter the reply "
-                             "commits to (default: off; `llm` uses --model)")
+                        help="when grading reads no answer (none, a conflict, an alias it cannot resolve), ask a "
+                             "model for the one letter the reply commits to (default: off; `llm` uses --model)")
+    method.add_argument(*_both("--answer-format"), dest="answer_format", choices=("text", "json"), default="text",
+                        help="final decisions end with the contract line `Answer: (X) option text` (text, default, "
+                             "the paper's method) or come as the provider's structured output (json)")
     method.add_argument("--rag", action="store_true", help="retrieve guideline sections for the final decision")
     method.add_argument(*_both("--rag-k"), dest="rag_k", type=int, default=5, help="guideline sections to retrieve (default: 5)")
     method.add_argument(*_both("--db-url"), dest="db_url", default=None,
@@ -125,6 +128,7 @@ def config_from_args(args: argparse.Namespace) -> RunConfig:
         num_experts=args.num_experts, rounds=args.rounds, turns=args.turns, num_teams=args.num_teams,
         team_size=args.team_size, num_exemplars=args.num_exemplars, rationales=args.rationales,
         temperatures=(args.temperature,), consensus_stop=args.consensus_stop, team_context=args.team_context,
+        answer_format=args.answer_format,
     )
     return RunConfig(
         dataset=args.dataset, split=args.split, data_dir=args.data_dir,

@@ -20,6 +20,7 @@ import anthropic
 
 from mdagents.errors import ProviderError
 from mdagents.llm.sdk_errors import aiohttp_transport, translate_sdk_error
+from mdagents.llm.structured import JSON, TOOL_NAME, answer_schema, as_text
 from mdagents.llm.types import Completion, GenerationParams, Message, Usage
 
 PLACEHOLDER_KEY = "not-needed"  # for self-hosted Anthropic-compatible servers
@@ -55,7 +56,7 @@ class AnthropicProvider:
                                                 max_retries=0, http_client=aiohttp_transport(anthropic))
 
     def request_params(self, messages: Sequence[Message], params: GenerationParams) -> dict[str, Any]:
-        """The keyword arguments of `messages.create` (answer_format hints are ignored)."""
+        """The keyword arguments of `messages.create`; a structured answer is a forced tool call."""
         system, turns = to_anthropic(messages)
         kwargs: dict[str, Any] = {
             "model": self.model,
@@ -69,6 +70,11 @@ class AnthropicProvider:
             kwargs["stop_sequences"] = list(params.stop)
         if self.tools:
             kwargs["tools"] = self.tools
+        if params.answer_format == JSON:
+            kwargs["tools"] = [*(self.tools or []), {
+                "name": TOOL_NAME, "description": "Record the final answer to the question.",
+                "input_schema": answer_schema(params.answer_letters or ())}]
+            kwargs["tool_choice"] = {"type": "tool", "name": TOOL_NAME}
         return kwargs
 
     async def complete(self, messages: Sequence[Message], params: GenerationParams, *, timeout: float) -> Completion:
@@ -78,6 +84,10 @@ class AnthropicProvider:
             raise self._translate(exc) from None
         # With tools the answer comes as several text blocks around tool calls and citations.
         text = "".join(block.text for block in response.content if getattr(block, "type", None) == "text")
+        forced = [block for block in response.content
+                  if getattr(block, "type", None) == "tool_use" and getattr(block, "name", None) == TOOL_NAME]
+        if forced:
+            text = as_text(dict(forced[0].input))
         raw: dict[str, object] = {"id": response.id}
         if cited := cited_pages(response.content):
             raw["citations"] = cited

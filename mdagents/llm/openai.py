@@ -18,6 +18,7 @@ import openai
 
 from mdagents.errors import ProviderError
 from mdagents.llm.sdk_errors import aiohttp_transport, translate_sdk_error
+from mdagents.llm.structured import JSON, answer_schema
 from mdagents.llm.types import Completion, EmbeddingResult, GenerationParams, Message, Usage
 
 # A key is mandatory for the SDK; self-hosted OpenAI-compatible servers ignore it.
@@ -60,7 +61,7 @@ class OpenAIProvider:
         return client
 
     def request_params(self, messages: Sequence[Message], params: GenerationParams) -> dict[str, Any]:
-        """The keyword arguments of `chat.completions.create` (answer_format hints are ignored)."""
+        """The keyword arguments of `chat.completions.create`; a structured answer asks for its JSON schema."""
         kwargs: dict[str, Any] = {"model": self.model, "messages": [m.to_dict() for m in messages]}
         reasoning = is_reasoning_model(self.model)
         if params.max_tokens is not None:
@@ -73,6 +74,9 @@ class OpenAIProvider:
             kwargs["stop"] = list(params.stop)
         if params.cache_hint and self.send_cache_key:
             kwargs["prompt_cache_key"] = params.cache_hint
+        if params.answer_format == JSON:
+            kwargs["response_format"] = {"type": "json_schema", "json_schema": {
+                "name": "final_answer", "strict": True, "schema": answer_schema(params.answer_letters or ())}}
         return kwargs
 
     async def complete(self, messages: Sequence[Message], params: GenerationParams, *, timeout: float) -> Completion:

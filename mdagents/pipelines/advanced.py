@@ -65,7 +65,8 @@ async def solve(question: Question, ctx: PipelineContext) -> Decision:
     ctx.say("[advanced] Step 3. Coordinator's final decision")
     coordinator = ctx.agent(role="coordinator", instruction=load("advanced_coordinator_system"), kind="coordinator")
     prompt = render("advanced_coordinate", reports=compile_reports(reports), question=question_text(question))
-    text = await ctx.finalize(question, FinalStep(coordinator, prompt, question), ctx)
+    text = await ctx.finalize(question, FinalStep(coordinator, prompt, question,
+                                                    structured=ctx.settings.answer_format == "json"), ctx)
     ctx.say(f"Coordinator's decision: {text.strip()}")
     return Decision(text=text, level="advanced", details={
         "teams": [team.to_dict() for team in teams],

@@ -18,9 +18,10 @@ def answer_letter(text: str, options: dict[str, str]) -> str | None:
     return read_answer(text, options).letter
 
 
-def answer_params(question: Question) -> dict[str, Any]:
-    """Generation hints for calls whose reply is an answer (the local provider turns them into a grammar)."""
-    return {"answer_format": "letter", "answer_letters": tuple(question.options)}
+def answer_params(question: Question, *, structured: bool = False) -> dict[str, Any]:
+    """Generation hints for calls whose reply is an answer: "letter" (the local provider turns it into a
+    grammar), or "json" for a structured final decision (each provider asks for it through its SDK)."""
+    return {"answer_format": "json" if structured else "letter", "answer_letters": tuple(question.options)}
 
 
 def vote_tally(letters: list[str | None]) -> list[tuple[str, int]]:

@@ -46,6 +46,9 @@ class PipelineSettings:
     # Advanced: "isolated" teams assess the case from the question alone (the method); "staged" teams
     # read the reports of the teams that worked before them.
     team_context: Literal["isolated", "staged"] = "isolated"
+    # How final decisions answer: "text" ends with the contract line (the paper's method); "json" asks the
+    # provider for a structured answer through its SDK ({"reasoning": ..., "answer": "B" | null}).
+    answer_format: Literal["text", "json"] = "text"
 
     @property
     def temperature(self) -> float:

@@ -20,6 +20,7 @@ async def solve(question: Question, ctx: PipelineContext) -> Decision:
     agent = ctx.agent(role="medical expert", instruction=load("basic_system"), kind="basic_agent",
                       examples=exemplars.as_messages(shots))
     ctx.say(f"[basic] answering with {len(shots)} exemplar(s)")
-    attempt = FinalStep(agent, render("basic_answer", question=question_text(question)), question)
+    attempt = FinalStep(agent, render("basic_answer", question=question_text(question)), question,
+                        structured=ctx.settings.answer_format == "json")
     text = await ctx.finalize(question, attempt, ctx)
     return Decision(text=text, level="basic", details={"exemplars": len(shots)})

@@ -17,10 +17,11 @@ from mdagents.prompts import render
 class FinalStep:
     """Callable `attempt(extra) -> reply` for one question's final decision."""
 
-    def __init__(self, agent: Agent, prompt: str, question: Question) -> None:
+    def __init__(self, agent: Agent, prompt: str, question: Question, *, structured: bool = False) -> None:
         self.agent = agent
         self.prompt = prompt
         self.question = question
+        self.structured = structured  # --answer-format json: the provider's structured output
         self.replies: list[str] = []
 
     def message(self, extra: str | None) -> str:
@@ -33,6 +34,7 @@ class FinalStep:
         return "\n\n".join(parts)
 
     async def __call__(self, extra: str | None) -> str:
-        reply = await self.agent.ask(self.message(extra), temperature=0.0, **answer_params(self.question))
+        reply = await self.agent.ask(self.message(extra), temperature=0.0,
+                                     **answer_params(self.question, structured=self.structured))
         self.replies.append(reply)
         return reply

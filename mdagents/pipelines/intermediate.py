@@ -82,7 +82,8 @@ async def solve(question: Question, ctx: PipelineContext) -> Decision:
     finals = outcome.opinions
     letters = [answer_letter(text, question.options) for text in finals]
     moderator = ctx.agent(role="moderator", instruction=load("intermediate_moderator_system"), kind="moderator")
-    attempt = FinalStep(moderator, _moderator_prompt(panel, finals, letters, tree_text, question), question)
+    attempt = FinalStep(moderator, _moderator_prompt(panel, finals, letters, tree_text, question), question,
+                        structured=ctx.settings.answer_format == "json")
     text = await ctx.finalize(question, attempt, ctx)
     ctx.say(f"Moderator's decision: {text.strip()}")
     return Decision(text=text, level="intermediate", details={

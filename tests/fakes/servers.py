@@ -317,9 +317,13 @@ class FakeServer:
         text, finish = limit_reply(self._reply(messages, body), body.get("max_tokens"), body.get("stop_sequences"))
         stop_reason = "max_tokens" if finish == "length" else "end_turn"
         content: list[dict[str, Any]] = [{"type": "text", "text": text, "citations": None}]
+        forced = (body.get("tool_choice") or {}).get("name") if (body.get("tool_choice") or {}).get("type") == "tool" else None
+        if forced:  # a forced tool call: the reply (a JSON object) comes as the tool's input
+            content, stop_reason = [{"type": "tool_use", "id": "toolu_fake", "name": forced, "input": json.loads(text)}], \
+                "tool_use"
         usage: dict[str, Any] = {"input_tokens": 0, "output_tokens": tokens(text),
                                  "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
-        if body.get("tools"):
+        if body.get("tools") and not forced:
             # What a server-side web search turn looks like: a tool call, its result, and the
             # answer split over several text blocks (around citations).
             words = text.split(" ")
