@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from mdagents.critic.formatting import chosen_letter
 from mdagents.critic.review import (
     CriticVerdict,
     Mode,
@@ -28,6 +27,7 @@ from mdagents.errors import LLMCallError, UsageError
 from mdagents.llm.client import LLM
 from mdagents.pipelines.base import FinalAttempt, Finalizer, PipelineContext, finalize_once
 from mdagents.prompts import render
+from mdagents.scoring import read_answer
 
 
 def rag_chunks(ctx: PipelineContext) -> list[dict[str, Any]] | None:
@@ -52,9 +52,11 @@ def revision_prompt(verdict: CriticVerdict, base_extra: str | None) -> str:
     return f"{base_extra.rstrip()}\n\n{feedback}" if base_extra else feedback
 
 
-def _changed(first: str, final: str, mode: Mode) -> bool:
+def _changed(first: str, final: str, mode: Mode, question: Question) -> bool:
+    """Whether the critic's revisions changed the decision: for a question with options, the answer as
+    grading reads it (the same reader as the grade)."""
     if mode == "mcq":
-        return chosen_letter(first) != chosen_letter(final)
+        return read_answer(first, question.options).letter != read_answer(final, question.options).letter
     return first.strip() != final.strip()
 
 
@@ -122,7 +124,7 @@ def make_critic_finalizer(
             if checked_mode == "free_text":
                 text = fallback_text()
                 record["fallback"] = True
-        record["changed_answer"] = _changed(first, text, checked_mode)
+        record["changed_answer"] = _changed(first, text, checked_mode, question)
         return text
 
     return finalize
