@@ -63,7 +63,7 @@ def read_contract(body: str, options: dict[str, str], *, truncated: bool = False
     if last.key is None:
         return last
     for earlier in lines[:-1]:
-        revised = (last.final and not earlier.final) or REVISION.search(body, earlier.start, last.start)
+        revised = REVISION.search(body, earlier.start, last.start)
         if earlier.key is not None and earlier.key != last.key and not revised:
             return LineReading(None, CONFLICT, last.start, last.final)
     return _unless_retracted(body, last, options)

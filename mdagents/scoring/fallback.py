@@ -429,7 +429,8 @@ def _yes_no_word(body: str, options: dict[str, str]) -> str | None:
     if not yes_no:
         return None
     plain = " ".join(sentence for sentence in re.split(r"(?<=[.;!?])\s+|\n", body)
-                     if not re.search(r"\b(?:if|would(?!\s+say)|between|whether|either)\b", sentence, re.I))
+                     if not re.search(r"\b(?:if|would(?!\s+say)|between|whether|either)\b", sentence, re.I)
+                     and not re.fullmatch(r"\s*\(?[A-Ca-c][.)]\s*(?:yes|no|maybe)\s*", sentence, re.I))  # "C) maybe": a listed option
     if UNDECIDED.search(body):
         return AMBIGUOUS
     found = {m.group(1).lower() for m in re.finditer(r"(?<![\w-])(?<!not )(yes|no|maybe)\s*(?:[.!:—–]|$)", plain,
@@ -502,7 +503,8 @@ def _conditional_letters(text: str) -> int:
 
 
 UNDECIDED = re.compile(
-    r"\b(?:it\s+depends\b|not\s+enough\s+information|cannot\s+(?:determine|choose|pick|decide|tell)|can['’]t\s+(?:determine|"
+    r"\b(?:it\s+depends\b|(?:are|is)\s+both\s+(?:equally\s+)?(?:plausible|possible|reasonable|defensible|correct)|"
+    r"not\s+enough\s+information|cannot\s+(?:determine|choose|pick|decide|tell)|can['’]t\s+(?:determine|"
     r"choose|pick|decide|tell)|unable\s+to\s+(?:determine|choose|pick|decide)|accept\s+either|either\s+could\s+be|"
     r"(?:both|either)\s+(?:are|is|could\s+be|seem|would\s+be)\s+(?:equally\s+)?(?:defensible|reasonable|correct|right|"
     r"acceptable|plausible|possible|valid)|torn\s+between|somewhere\s+between|won['’]?t\s+(?:choose|commit|pick)|"
