@@ -155,3 +155,26 @@ async def test_the_budget_stops_calls_not_only_questions() -> None:
     refused = [r for r in results if isinstance(r, BudgetExceeded)]
     assert provider.started == 4 and len(refused) == 16  # the pair in flight at the cap finished; no more started
     assert budget.spent == 4.0 <= budget.limit + 2  # over by at most the calls in flight
+
+
+@pytest.mark.parametrize("flags", [("--price-in", "nan", "--price-out", "1"), ("--price-in", "1", "--price-out", "inf"),
+                                   ("--price-in", "-0.5", "--price-out", "1")])
+def test_a_price_that_is_not_a_finite_non_negative_number_is_refused(
+        flags: tuple[str, ...], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with good_server() as server:
+        assert main(cli_args(server, tmp_path, *ONE_CALL, *flags, "--max-cost", "1", n=2)) == 2
+        assert server.requests == []
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "finite number of USD per million tokens" in err[0]
+
+
+@pytest.mark.parametrize("rate", ["NaN", "Infinity", "-1"])
+def test_a_price_file_with_a_bad_rate_is_refused(rate: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    prices = tmp_path / "prices.json"
+    prices.write_text('{"openai/gpt-4o-mini": {"input": RATE, "output": 0.6}}'.replace("RATE", rate))
+    with good_server() as server:
+        assert main(cli_args(server, tmp_path, *ONE_CALL, "--price-file", str(prices), n=2)) == 2
+        assert server.requests == []
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and str(prices) in err[0] and "openai/gpt-4o-mini input" in err[0]
+    assert not (tmp_path / "out").exists()

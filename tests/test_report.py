@@ -256,3 +256,36 @@ def test_plot_without_matplotlib_says_how_to_install(
     monkeypatch.setattr(builtins, "__import__", no_matplotlib)
     code, _, err = _run_report(capsys, str(_mixed_run(tmp_path / "run")), "--plot", str(tmp_path / "p.png"))
     assert code == 2 and "pip install matplotlib" in err
+
+
+def test_a_perfect_run_of_40_plots_and_its_interval_ends_at_one(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("matplotlib")
+    assert wilson_interval(40, 40)[1] == 1.0 and wilson_interval(0, 40)[0] == 0.0
+    write_run(tmp_path / "runs" / "m_medqa_basic_40samples", [make_record(f"q{i}") for i in range(40)])
+    code, _, err = _run_report(capsys, str(tmp_path / "runs"), "--plot", str(tmp_path / "p.png"), "--bootstrap", "0")
+    assert code == 0 and "plot written" in err
+
+
+def test_rounding_never_gives_a_negative_error_bar(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    from mdagents.analysis.plots import error_bar, plot_sweep
+
+    assert error_bar(100.0, 91.2, 99.99999999999999) == [[pytest.approx(8.8)], [0.0]]
+    row = {"dataset": "medqa", "model": "m", "difficulty": "basic", "n": 40, "accuracy": 1.0, "ci_low": 0.912,
+           "ci_high": 0.9999999999999999}
+    assert plot_sweep(["model"], [row], tmp_path / "sweep.png").stat().st_size > 1000
+
+
+def test_costs_in_the_report_do_not_depend_on_the_cache(tmp_path: Path) -> None:
+    # Three questions replayed from the cache and one paid, in today's fields; one record of an older
+    # version (paid part in cost_usd, replayed part in cached_cost_usd).
+    records = [make_record(f"q{i}", cost_usd=0.002, paid_usd=0.0, replayed_usd=0.002) for i in range(3)]
+    records.append(make_record("q3", cost_usd=0.002, paid_usd=0.002, replayed_usd=0.0))
+    records.append(make_record("q4", cost_usd=0.0, cached_cost_usd=0.002))
+    report = summarize_run(load_run(write_run(tmp_path / "run", records)), bootstrap=0)
+    assert report["cost_usd"] == pytest.approx(0.010)
+    assert (report["paid_usd"], report["replayed_usd"]) == (pytest.approx(0.002), pytest.approx(0.008))
+    assert summarize(records)["cost_usd"] == pytest.approx(0.010)
+    unpriced = [make_record("q0", cost_usd=None, paid_usd=None, replayed_usd=None), make_record("q1")]
+    assert summarize_run(load_run(write_run(tmp_path / "unpriced", unpriced)), bootstrap=0)["cost_usd"] is None
