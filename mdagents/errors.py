@@ -92,6 +92,11 @@ class ServerUnusable(LLMCallError):
     model or path (404). When no call of the run has succeeded yet, the run stops at once."""
 
 
+class EndpointGone(ServerUnusable):
+    """The model's server answered earlier in the run and has stopped: every attempt for a while failed
+    to connect. The run stops; the questions it could not answer are not recorded, so a re-run does them."""
+
+
 class BudgetExceeded(MDAgentsError):
     """The run's --max-cost budget is spent: the run stops incomplete (exit 3)."""
 

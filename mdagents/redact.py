@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from mdagents.keys import KEY_VARIABLES
 
@@ -23,3 +24,23 @@ def redact(text: str) -> str:
     for secret in _secret_values():
         text = text.replace(secret, "***")
     return _KEY_PATTERNS.sub("***", text)
+
+
+# Query parameters that carry a credential in a URL (?key=..., ?api_key=..., ?token=...).
+_SECRET_PARAMETER = re.compile(r"(^|[_-])(key|apikey|token|secret|password|passwd|sig|signature|auth)$", re.I)
+
+
+def redact_url(url: str | None) -> str | None:
+    """`url` with its credentials hidden: a user:password@ part and secret-looking query parameters."""
+    if not url:
+        return url
+    try:
+        parts = urlsplit(url)
+        netloc = parts.netloc
+        if "@" in netloc:
+            netloc = "***@" + netloc.rsplit("@", 1)[1]
+        query = urlencode([(k, "***" if _SECRET_PARAMETER.search(k) else v)
+                           for k, v in parse_qsl(parts.query, keep_blank_values=True)], safe="*")
+        return redact(urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment)))
+    except ValueError:
+        return "***"

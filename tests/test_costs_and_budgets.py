@@ -59,20 +59,41 @@ def test_given_prices_are_used_and_recorded(tmp_path: Path) -> None:
     assert manifest["price"]["input"] == 2 and manifest["price"]["source"] == "--price-in/--price-out"
 
 
-def test_cached_replies_are_not_counted_as_spent(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cost_does_not_depend_on_the_cache_and_paid_and_replayed_are_apart(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with good_server() as server:
         args = cli_args(server, tmp_path, *ONE_CALL, "--price-in", "2", "--price-out", "8", n=3)
         assert main(args) == 0
-        first = read_records(only_run_dir(tmp_path))
+        first, first_summary = read_records(only_run_dir(tmp_path)), summary_of(tmp_path)
         assert main([*args, "--fresh"]) == 0  # same cache: every reply is replayed
         replayed = read_records(only_run_dir(tmp_path))
         assert len(server.requests) == 3
-    assert all(r["cost_usd"] > 0 and r["cached_cost_usd"] == 0 for r in first)
-    assert all(r["cost_usd"] == 0 for r in replayed)
-    assert sorted(r["cached_cost_usd"] for r in replayed) == pytest.approx(sorted(r["cost_usd"] for r in first))
+    assert all(r["cost_usd"] > 0 and r["paid_usd"] == r["cost_usd"] and r["replayed_usd"] == 0 for r in first)
+    # The same calls cost the same at the run's prices, whether paid now or replayed from the cache.
+    assert {r["id"]: r["cost_usd"] for r in replayed} == {r["id"]: r["cost_usd"] for r in first}
+    assert all(r["paid_usd"] == 0 and r["replayed_usd"] == r["cost_usd"] for r in replayed)
     summary = summary_of(tmp_path)
-    assert summary["cost_usd"] == 0 and summary["cached_cost_usd"] > 0 and summary["spent_usd"] == 0
-    assert "cost $0.0000 (replies replayed from the cache, not paid" in capsys.readouterr().out
+    assert summary["cost_usd"] == first_summary["cost_usd"] > 0
+    assert (summary["paid_usd"], summary["replayed_usd"]) == (0, summary["cost_usd"])
+    assert summary["spent_usd"] == 0 and summary["this_session"]["paid_usd"] == 0
+    assert summary["this_session"]["replayed_usd"] == pytest.approx(summary["cost_usd"])
+    out = capsys.readouterr().out
+    assert f"cost ${summary['cost_usd']:.4f} (this session paid $0.0000, replayed from the cache " in out
+
+
+def test_an_unpriced_model_replayed_from_the_cache_stays_unknown(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    with good_server() as server:
+        args = cli_args(server, tmp_path, *ONE_CALL, n=3)
+        assert main(args) == 0
+        assert main([*args, "--fresh"]) == 0  # every reply replayed: nothing paid, but the cost is unknown
+    records, summary = read_records(only_run_dir(tmp_path)), summary_of(tmp_path)
+    assert all((r["cost_usd"], r["paid_usd"], r["replayed_usd"]) == (None, None, None) for r in records)
+    assert all(role["cost_usd"] is None for r in records for role in r["usage"]["by_role"].values())
+    assert (summary["cost_usd"], summary["paid_usd"], summary["replayed_usd"], summary["spent_usd"]) == (
+        None, None, None, None)
+    assert summary["this_session"]["paid_usd"] is None and summary["this_session"]["replayed_usd"] is None
+    assert "cost unknown (this session paid unknown, replayed from the cache unknown)" in capsys.readouterr().out
 
 
 def test_a_budget_stop_exits_3_and_holds_across_resume(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -134,3 +155,26 @@ async def test_the_budget_stops_calls_not_only_questions() -> None:
     refused = [r for r in results if isinstance(r, BudgetExceeded)]
     assert provider.started == 4 and len(refused) == 16  # the pair in flight at the cap finished; no more started
     assert budget.spent == 4.0 <= budget.limit + 2  # over by at most the calls in flight
+
+
+@pytest.mark.parametrize("flags", [("--price-in", "nan", "--price-out", "1"), ("--price-in", "1", "--price-out", "inf"),
+                                   ("--price-in", "-0.5", "--price-out", "1")])
+def test_a_price_that_is_not_a_finite_non_negative_number_is_refused(
+        flags: tuple[str, ...], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with good_server() as server:
+        assert main(cli_args(server, tmp_path, *ONE_CALL, *flags, "--max-cost", "1", n=2)) == 2
+        assert server.requests == []
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "finite number of USD per million tokens" in err[0]
+
+
+@pytest.mark.parametrize("rate", ["NaN", "Infinity", "-1"])
+def test_a_price_file_with_a_bad_rate_is_refused(rate: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    prices = tmp_path / "prices.json"
+    prices.write_text('{"openai/gpt-4o-mini": {"input": RATE, "output": 0.6}}'.replace("RATE", rate))
+    with good_server() as server:
+        assert main(cli_args(server, tmp_path, *ONE_CALL, "--price-file", str(prices), n=2)) == 2
+        assert server.requests == []
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and str(prices) in err[0] and "openai/gpt-4o-mini input" in err[0]
+    assert not (tmp_path / "out").exists()

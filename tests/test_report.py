@@ -25,7 +25,7 @@ def _mixed_run(path: Path) -> Path:
     failed = make_record("q8", correct=False, difficulty="advanced", dataset="pubmedqa")
     failed.update(prediction=None, parse_status="failed", response="I am not sure")
     errored = make_record("q9", correct=None, difficulty="advanced", dataset="pubmedqa", error="timeout",
-                          cost_usd=None, latency_s=None)
+                          cost_usd=0.0, latency_s=None)
     for record, latency in zip(records, [1, 2, 3, 4, 5, 6, 7, 8], strict=True):
         record["latency_s"] = float(latency)
     failed["latency_s"] = 9.0
@@ -40,18 +40,19 @@ def _run_report(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, st
 
 def test_summary_numbers_match_hand_counts(tmp_path: Path) -> None:
     report = summarize_run(load_run(_mixed_run(tmp_path / "run")), bootstrap=500, seed=3)
-    assert (report["n"], report["correct"], report["answered"]) == (10, 6, 8)
-    assert report["accuracy"] == 0.6 and report["accuracy_answered"] == 0.75
+    # The errored sample is counted apart: it is not a wrong answer (accuracy is over the 9 graded).
+    assert (report["n"], report["correct"], report["answered"]) == (9, 6, 8)
+    assert report["accuracy"] == pytest.approx(6 / 9) and report["accuracy_answered"] == 0.75
     assert (report["parse_failures"], report["errors"], report["abstained"]) == (1, 1, 0)
-    assert (report["ci_low"], report["ci_high"]) == wilson_interval(6, 10)
-    assert report["bootstrap_low"] < 0.6 < report["bootstrap_high"]
+    assert (report["ci_low"], report["ci_high"]) == wilson_interval(6, 9)
+    assert report["bootstrap_low"] < 6 / 9 < report["bootstrap_high"]
     assert report["by_difficulty"]["basic"] == {**report["by_difficulty"]["basic"], "n": 4, "correct": 4,
                                                 "accuracy": 1.0, "share": 0.4}
-    assert report["by_difficulty"]["advanced"]["accuracy"] == pytest.approx(2 / 6)
-    assert report["by_dataset"]["pubmedqa"]["n"] == 3 and report["by_dataset"]["medqa"]["correct"] == 6
+    assert report["by_difficulty"]["advanced"]["accuracy"] == pytest.approx(2 / 5)
+    assert report["by_dataset"]["pubmedqa"]["n"] == 2 and report["by_dataset"]["medqa"]["correct"] == 6
     assert (report["input_tokens"], report["output_tokens"], report["calls"]) == (1000, 200, 20)
     assert report["calls_per_question"] == 2.0
-    assert report["cost_usd"] == pytest.approx(0.009)  # the errored sample has no cost
+    assert report["cost_usd"] == pytest.approx(0.009)  # the errored sample's calls cost nothing
     assert report["latency_p50_s"] == 5.0 and report["latency_p95_s"] == pytest.approx(8.6)
 
 
@@ -145,7 +146,7 @@ def test_table_format_shows_counts_intervals_and_sections(tmp_path: Path, capsys
                                str(tmp_path / "m_medqa_adaptive_10samples"), "--bootstrap", "200")
     assert code == 0
     assert "Runs (named m_medqa_<label>_10samples):" in out
-    assert "60.0%" in out and "[31.3, 83.2]" in out  # 6/10 with its Wilson interval
+    assert "66.7%" in out and "[35.4, 87.9]" in out  # 6/9 graded with its Wilson interval (1 error apart)
     assert "75.0% of 8" in out
     assert "By difficulty:" in out and "By dataset:" in out and "pubmedqa" in out
     assert "Paired comparisons" in out and "McNemar" in out
@@ -156,7 +157,7 @@ def test_markdown_format(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     code, out, _ = _run_report(capsys, str(_mixed_run(tmp_path / "run")), "--format", "markdown")
     assert code == 0
     assert out.startswith("### Runs")
-    assert "| :" in out and "| accuracy (all samples)" in out
+    assert "| :" in out and "| accuracy (graded samples)" in out
 
 
 def test_csv_format_is_one_row_per_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -166,8 +167,8 @@ def test_csv_format_is_one_row_per_run(tmp_path: Path, capsys: pytest.CaptureFix
     assert code == 0
     rows = list(csv.DictReader(io.StringIO(out)))
     assert [r["run"] for r in rows] == ["a", "b"]
-    assert rows[0]["accuracy"] == "0.6" and rows[0]["parse_failures"] == "1" and rows[0]["errors"] == "1"
-    assert rows[0]["n_advanced"] == "6" and rows[1]["n_advanced"] == "0" and rows[1]["accuracy_advanced"] == ""
+    assert rows[0]["accuracy"] == str(round(6 / 9, 6)) and rows[0]["parse_failures"] == "1"
+    assert rows[0]["errors"] == "1" and rows[0]["n_advanced"] == "5" and rows[1]["n_advanced"] == "0" and rows[1]["accuracy_advanced"] == ""
 
 
 def test_json_format_has_the_promised_fields(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -180,11 +181,12 @@ def test_json_format_has_the_promised_fields(tmp_path: Path, capsys: pytest.Capt
     for key in ("run", "n", "accuracy", "ci_low", "ci_high", "parse_failures", "errors", "by_difficulty",
                 "input_tokens", "output_tokens", "calls", "cost_usd"):
         assert key in data[0]
-    assert data[0]["n"] == 10 and data[0]["accuracy"] == 0.6
+    assert data[0]["n"] == 9 and data[0]["accuracy"] == pytest.approx(6 / 9)
     (comparison,) = data[0]["comparisons"]
     assert (comparison["a"], comparison["b"], comparison["only_a_correct"]) == ("a", "b", [])
-    assert comparison["only_b_correct"] == ["q6", "q7", "q8", "q9"]  # wrong, parse failure, error: all not correct
-    assert comparison["b_accuracy"] == 1.0 and comparison["mcnemar_p"] == pytest.approx(2 / 2**4)
+    assert comparison["only_b_correct"] == ["q6", "q7", "q8"]  # wrong, parse failure; the error is left out
+    assert comparison["n_shared"] == 9
+    assert comparison["b_accuracy"] == 1.0 and comparison["mcnemar_p"] == pytest.approx(2 / 2**3)
     _, again, _ = _run_report(capsys, str(tmp_path / "*"), "--format", "json", "--seed", "5")
     assert json.loads(again) == data
 
@@ -254,3 +256,36 @@ def test_plot_without_matplotlib_says_how_to_install(
     monkeypatch.setattr(builtins, "__import__", no_matplotlib)
     code, _, err = _run_report(capsys, str(_mixed_run(tmp_path / "run")), "--plot", str(tmp_path / "p.png"))
     assert code == 2 and "pip install matplotlib" in err
+
+
+def test_a_perfect_run_of_40_plots_and_its_interval_ends_at_one(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("matplotlib")
+    assert wilson_interval(40, 40)[1] == 1.0 and wilson_interval(0, 40)[0] == 0.0
+    write_run(tmp_path / "runs" / "m_medqa_basic_40samples", [make_record(f"q{i}") for i in range(40)])
+    code, _, err = _run_report(capsys, str(tmp_path / "runs"), "--plot", str(tmp_path / "p.png"), "--bootstrap", "0")
+    assert code == 0 and "plot written" in err
+
+
+def test_rounding_never_gives_a_negative_error_bar(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    from mdagents.analysis.plots import error_bar, plot_sweep
+
+    assert error_bar(100.0, 91.2, 99.99999999999999) == [[pytest.approx(8.8)], [0.0]]
+    row = {"dataset": "medqa", "model": "m", "difficulty": "basic", "n": 40, "accuracy": 1.0, "ci_low": 0.912,
+           "ci_high": 0.9999999999999999}
+    assert plot_sweep(["model"], [row], tmp_path / "sweep.png").stat().st_size > 1000
+
+
+def test_costs_in_the_report_do_not_depend_on_the_cache(tmp_path: Path) -> None:
+    # Three questions replayed from the cache and one paid, in today's fields; one record of an older
+    # version (paid part in cost_usd, replayed part in cached_cost_usd).
+    records = [make_record(f"q{i}", cost_usd=0.002, paid_usd=0.0, replayed_usd=0.002) for i in range(3)]
+    records.append(make_record("q3", cost_usd=0.002, paid_usd=0.002, replayed_usd=0.0))
+    records.append(make_record("q4", cost_usd=0.0, cached_cost_usd=0.002))
+    report = summarize_run(load_run(write_run(tmp_path / "run", records)), bootstrap=0)
+    assert report["cost_usd"] == pytest.approx(0.010)
+    assert (report["paid_usd"], report["replayed_usd"]) == (pytest.approx(0.002), pytest.approx(0.008))
+    assert summarize(records)["cost_usd"] == pytest.approx(0.010)
+    unpriced = [make_record("q0", cost_usd=None, paid_usd=None, replayed_usd=None), make_record("q1")]
+    assert summarize_run(load_run(write_run(tmp_path / "unpriced", unpriced)), bootstrap=0)["cost_usd"] is None

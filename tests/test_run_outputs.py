@@ -65,7 +65,7 @@ def test_progress_lines_while_it_runs_when_stderr_is_a_file(tmp_path: Path) -> N
     assert seen_while_running
     lines = [line for line in log.read_text().splitlines() if line.startswith("progress:")]
     assert len(lines) == 6 and lines[-1].startswith("progress: 6/6 (100%)")
-    assert all(p in lines[-1] for p in ("errors 0", "accuracy 100%", "spent unknown", "q/s", "ETA"))
+    assert all(p in lines[-1] for p in ("errors 0", "accuracy 100%", "paid unknown", "q/s", "ETA"))
 
 
 def test_quiet_silences_progress(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

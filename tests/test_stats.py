@@ -9,6 +9,9 @@ import pytest
 from mdagents.analysis.stats import (
     binomial_cdf,
     bootstrap_interval,
+    cluster_bootstrap_interval,
+    clustered_interval,
+    effective_size,
     mcnemar_exact,
     paired_bootstrap_difference,
     percentile,
@@ -103,3 +106,58 @@ def test_percentile_interpolates_like_numpy() -> None:
     assert percentile([4, 1, 3, 2], 0) == 1 and percentile([4, 1, 3, 2], 100) == 4
     assert percentile([5], 95) == 5
     assert percentile([], 50) is None
+
+
+def _repeated(correct_questions: int, questions: int, repeats: int) -> list[dict]:
+    """`repeats` identical answers to each question: the first `correct_questions` right every time."""
+    return [{"id": f"q{q}#{k}", "question_id": f"q{q}", "repeat": k, "answer_idx": "A", "error": None,
+             "prediction": "A" if q < correct_questions else "B", "parse_status": "ok",
+             "correct": q < correct_questions, "difficulty": "basic"}
+            for q in range(questions) for k in range(1, repeats + 1)]
+
+
+def test_identical_repeats_are_worth_their_questions_not_their_samples() -> None:
+    clusters = [(3, 3)] * 13 + [(0, 3)] * 7
+    assert effective_size(clusters) == pytest.approx(20)
+    assert clustered_interval(clusters) == pytest.approx(wilson_interval(13, 20))
+    independent = [(1, 1)] * 39 + [(0, 1)] * 21
+    assert clustered_interval(independent) == pytest.approx(wilson_interval(39, 60))
+
+
+def test_repeats_summary_interval_is_as_wide_as_20_questions_not_60() -> None:
+    from mdagents.analysis.summary import summarize
+
+    summary = summarize(_repeated(13, 20, 3))
+    assert (summary["n"], summary["correct"], summary["reducer"]) == (60, 39, "mean")
+    assert (summary["ci_low"], summary["ci_high"]) == pytest.approx(wilson_interval(13, 20))
+    assert summary["ci_high"] - summary["ci_low"] > 1.5 * (wilson_interval(39, 60)[1] - wilson_interval(39, 60)[0])
+    block = summary["repeats"]
+    assert block["reducer"] == "mean" and block["effective_n"] == pytest.approx(20)
+    assert block["majority_vote"]["accuracy"] == 0.65 and block["majority_vote"]["n"] == 20
+    assert block["at_least"]["1"]["accuracy"] == 0.65 and block["at_least"]["3"]["accuracy"] == 0.65
+    assert (block["majority_vote"]["ci_low"], block["majority_vote"]["ci_high"]) == wilson_interval(13, 20)
+
+
+def test_at_least_k_and_majority_differ_when_repeats_disagree() -> None:
+    from mdagents.analysis.summary import summarize
+
+    records = _repeated(0, 4, 3)  # all wrong, then make q0 right once, q1 right twice, q2 right three times
+    for record in records:
+        q, k = int(record["question_id"][1:]), record["repeat"]
+        if k <= q + 1 and q < 3:
+            record.update(prediction="A", correct=True)
+    block = summarize(records)["repeats"]
+    assert [block["at_least"][str(k)]["correct"] for k in (1, 2, 3)] == [3, 2, 1]
+    assert block["majority_vote"]["correct"] == 2
+
+
+def test_report_bootstrap_resamples_questions_with_repeats() -> None:
+    from mdagents.analysis.report import accuracy_block, by_question
+
+    records = _repeated(13, 20, 3)
+    assert len(by_question(records)) == 20
+    assert (accuracy_block(records)["ci_low"], accuracy_block(records)["ci_high"]) == pytest.approx(
+        wilson_interval(13, 20))
+    low, high = cluster_bootstrap_interval(by_question(records), seed=1)
+    single_low, single_high = cluster_bootstrap_interval([(r["correct"], 1) for r in records], seed=1)
+    assert high - low > 1.4 * (single_high - single_low)

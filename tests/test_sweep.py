@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -201,3 +202,26 @@ def test_ctrl_c_stops_the_cell_cleanly_and_the_sweep_resumes(tmp_path: Path) -> 
         assert main(["sweep", str(grid)]) == 0
     assert {len(records) for records in cell_records(out).values()} == {3}
     assert {r["status"] for r in read_csv(out / "sweep.csv")} == {"finished"}
+
+
+def test_a_sweep_file_can_price_its_model_and_its_table_shows_paid_and_replayed(tmp_path: Path) -> None:
+    with good_server() as server:
+        grid = write_grid(tmp_path, server.base_url, extra="price_in: 2\nprice-out: 8\n", n=1)
+        assert main(["sweep", str(grid)]) == 0
+        rows = read_csv(tmp_path / "out" / "sweep.csv")
+        assert len(rows) == 8 and all(float(r["cost_usd"]) > 0 for r in rows)
+        assert all(r["paid_usd"] == r["cost_usd"] and float(r["replayed_usd"]) == 0 for r in rows)
+        shutil.rmtree(tmp_path / "out")
+        assert main(["sweep", str(grid)]) == 0  # every reply from the cache: the same cost, none of it paid
+        again = read_csv(tmp_path / "out" / "sweep.csv")
+    assert [r["cost_usd"] for r in again] == [r["cost_usd"] for r in rows]
+    assert all(float(r["paid_usd"]) == 0 and r["replayed_usd"] == r["cost_usd"] for r in again)
+
+
+def test_a_sweep_price_given_alone_is_refused_naming_the_pair(tmp_path: Path, capsys) -> None:
+    grid = tmp_path / "grid.yaml"
+    grid.write_text(f"model: [openai/gpt-4o-mini]\nbase_url: http://127.0.0.1:9/v1\nprice_in: 2\n"
+                    f"output_dir: {tmp_path / 'out'}\n")
+    assert main(["sweep", str(grid)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "price_in" in err and "--price-out together" in err

@@ -40,6 +40,11 @@ def _x_axis(reports: Sequence[dict[str, Any]]) -> tuple[list[float], str]:
     return tokens, "tokens per question (input + output)"
 
 
+def error_bar(value: float, low: float, high: float) -> list[list[float]]:
+    """matplotlib's [[below], [above]] for an interval around `value`, never negative (rounding at 0 or 100%)."""
+    return [[max(0.0, value - low)], [max(0.0, high - value)]]
+
+
 def plot_runs(reports: Sequence[dict[str, Any]], out: str | Path) -> Path:
     """Write a two-panel PNG (or any format matplotlib infers from the suffix) and return its path."""
     plt = _pyplot()
@@ -53,7 +58,7 @@ def plot_runs(reports: Sequence[dict[str, Any]], out: str | Path) -> Path:
         accuracy = 100 * (report["accuracy"] or 0)
         low, high = 100 * (report["ci_low"] or 0), 100 * (report["ci_high"] or 0)
         # One neutral colour: run colours would clash with the level colours of the other panel.
-        left.errorbar([x], [accuracy], yerr=[[accuracy - low], [high - accuracy]], fmt="o", color=POINT_COLOUR,
+        left.errorbar([x], [accuracy], yerr=error_bar(accuracy, low, high), fmt="o", color=POINT_COLOUR,
                       capsize=5, markersize=7)
         left.annotate(f"{label}: {accuracy:.0f}% (n={report['n']})", (x, accuracy), textcoords="offset points",
                       xytext=(9, 0), va="center", fontsize=9)
@@ -113,7 +118,7 @@ def plot_sweep(axes: Sequence[str], rows: Sequence[dict[str, Any]], out: str | P
                 panel.plot([x], [0], marker="x", color=OTHER_COLOUR)
                 continue
             accuracy, low, high = (100 * row[k] for k in ("accuracy", "ci_low", "ci_high"))
-            panel.errorbar([x], [accuracy], yerr=[[accuracy - low], [high - accuracy]], fmt="o",
+            panel.errorbar([x], [accuracy], yerr=error_bar(accuracy, low, high), fmt="o",
                            color=LEVEL_COLOURS.get(str(row.get("difficulty")), POINT_COLOUR), capsize=4)
             panel.annotate(f"n={row['n']}", (x, high), textcoords="offset points", xytext=(0, 4), ha="center",
                            fontsize=8)

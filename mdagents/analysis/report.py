@@ -2,8 +2,9 @@
 
 The computations return plain JSON-ready dicts; the render_* functions at the end turn
 those dicts into table, markdown, CSV or JSON text.
-Accuracy counts every sample (errors, parse failures and abstentions are not correct);
-`accuracy_answered` is over the samples that produced an answer.
+Accuracy counts every graded sample (parse failures and abstentions are not correct; a sample whose
+calls failed, `error`, is counted apart and never as a wrong answer); `accuracy_answered` is over the
+samples that produced an answer. With --repeats, intervals are over questions, not samples.
 """
 
 from __future__ import annotations
@@ -15,15 +16,22 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
+from mdagents.analysis.costs import CostTotals
 from mdagents.analysis.runs import Run
 from mdagents.analysis.stats import (
-    bootstrap_interval,
+    cluster_bootstrap_interval,
     mcnemar_exact,
     paired_bootstrap_difference,
     percentile,
-    wilson_interval,
 )
-from mdagents.analysis.summary import CRITIC_OUTCOMES, critic_outcome, grading_health, grading_line, level_key
+from mdagents.analysis.summary import (
+    CRITIC_OUTCOMES,
+    Tally,
+    critic_outcome,
+    grading_health,
+    grading_line,
+    level_key,
+)
 
 UNKNOWN = "unknown"
 
@@ -47,12 +55,27 @@ def _finite(value: float | None) -> float | None:
     return None if value is None or (isinstance(value, float) and math.isnan(value)) else value
 
 
+def graded(records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The samples accuracy counts: all but those whose calls failed (`error`)."""
+    return [r for r in records if not r.get("error")]
+
+
 def accuracy_block(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """n, correct, accuracy and its 95% Wilson interval."""
-    n = len(records)
-    correct = sum(1 for r in records if is_correct(r))
-    low, high = wilson_interval(correct, n) if n else (None, None)
-    return {"n": n, "correct": correct, "accuracy": correct / n if n else None, "ci_low": low, "ci_high": high}
+    """n (graded samples), correct, accuracy and its 95% Wilson interval (over questions with --repeats)."""
+    tally = Tally()
+    for record in graded(records):
+        tally.add(record)
+    return tally.to_dict()
+
+
+def by_question(records: Sequence[dict[str, Any]]) -> list[tuple[int, int]]:
+    """(correct, samples) per question: one per record, or per `question_id` over its repeats."""
+    clusters: dict[str, list[int]] = {}
+    for record in records:
+        cluster = clusters.setdefault(str(record.get("question_id") or record.get("id")), [0, 0])
+        cluster[0] += is_correct(record)
+        cluster[1] += 1
+    return [(y, m) for y, m in clusters.values()]
 
 
 def _grouped(records: Sequence[dict[str, Any]], key: str) -> dict[str, list[dict[str, Any]]]:
@@ -85,14 +108,16 @@ def summarize_run(run: Run, *, bootstrap: int = 2000, seed: int = 0, name: str |
     outcomes = Counter(outcome(r) for r in records)
     answered = outcomes["correct"] + outcomes["wrong"]
     boot_low, boot_high = (
-        bootstrap_interval([1.0 if is_correct(r) else 0.0 for r in records], n_resamples=bootstrap, seed=seed)
-        if bootstrap and n
+        cluster_bootstrap_interval(by_question(graded(records)), n_resamples=bootstrap, seed=seed)
+        if bootstrap and outcomes.total() > outcomes["error"]
         else (None, None)
     )
     input_tokens = sum(int(r["usage"]["total"].get("input_tokens") or 0) for r in records)
     output_tokens = sum(int(r["usage"]["total"].get("output_tokens") or 0) for r in records)
     calls = sum(int(r.get("calls") or 0) for r in records)
-    costs = [float(r["cost_usd"]) for r in records if r.get("cost_usd") is not None]
+    costs = CostTotals()
+    for record in records:
+        costs.add(record)
     latencies = [float(r["latency_s"]) for r in records if r.get("latency_s") is not None]
     report: dict[str, Any] = {
         "run": name or run.name,
@@ -118,8 +143,8 @@ def summarize_run(run: Run, *, bootstrap: int = 2000, seed: int = 0, name: str |
         "output_tokens_mean": output_tokens / n if n else None,
         "calls": calls,
         "calls_per_question": calls / n if n else None,
-        "cost_usd": round(sum(costs), 6) if costs else None,
-        "cost_per_question": sum(costs) / len(costs) if costs else None,
+        **costs.to_dict(),
+        "cost_per_question": costs.cost / n if costs.cost is not None and n else None,
         "latency_p50_s": percentile(latencies, 50),
         "latency_p95_s": percentile(latencies, 95),
         "models": sorted({str(r["model"]) for r in records if r.get("model")}),
@@ -197,12 +222,14 @@ def compare_runs(
 ) -> dict[str, Any] | None:
     """Paired comparison on the ids both runs share; None when they share none.
 
-    Errors, parse failures and abstentions count as not correct, as in the accuracy.
+    Parse failures and abstentions count as not correct, as in the accuracy; an id whose sample
+    failed (`error`) in either run is left out, as it is left out of the accuracy.
     """
     names = names or {}
     a, b, feature = _oriented(first, second)
     a_by_id, b_by_id = a.by_id(), b.by_id()
-    shared = [sample_id for sample_id in a_by_id if sample_id in b_by_id]
+    shared = [sample_id for sample_id, record in a_by_id.items()
+              if sample_id in b_by_id and not record.get("error") and not b_by_id[sample_id].get("error")]
     if not shared:
         return None
     a_right = [is_correct(a_by_id[i]) for i in shared]
@@ -325,7 +352,7 @@ def _overview_rows(reports: Sequence[dict[str, Any]]) -> list[list[str]]:
         row("status", lambda r: r["status"]),
         *sample_rows,
         row("n", lambda r: r["n"]),
-        row("accuracy (all samples)", lambda r: _pct(r["accuracy"])),
+        row("accuracy (graded samples)", lambda r: _pct(r["accuracy"])),
         row("  95% Wilson interval", lambda r: _interval(r["ci_low"], r["ci_high"])),
         row("  95% bootstrap interval", lambda r: _interval(r["bootstrap_low"], r["bootstrap_high"])),
         row("accuracy (answered only)", lambda r: f"{_pct(r['accuracy_answered'])} of {r['answered']}"),
@@ -336,7 +363,8 @@ def _overview_rows(reports: Sequence[dict[str, Any]]) -> list[list[str]]:
         row("input tokens (mean / total)", lambda r: f"{_num(r['input_tokens_mean'], 0)} / {r['input_tokens']:,}"),
         row("output tokens (mean / total)", lambda r: f"{_num(r['output_tokens_mean'], 0)} / {r['output_tokens']:,}"),
         row("calls per question", lambda r: _num(r["calls_per_question"])),
-        row("cost (total)", lambda r: _cost(r["cost_usd"])),
+        row("cost at the run's prices", lambda r: _cost(r["cost_usd"])),
+        row("  paid / replayed from the cache", lambda r: f"{_cost(r['paid_usd'])} / {_cost(r['replayed_usd'])}"),
         row("latency p50 / p95 (s)", lambda r: f"{_num(r['latency_p50_s'])} / {_num(r['latency_p95_s'])}"),
     ]
 
@@ -443,7 +471,8 @@ def _changed_ids(comparisons: Sequence[dict[str, Any]], label: dict[str, str], m
 CSV_FIELDS = (
     "run", "status", "sample_set", "n", "correct", "accuracy", "ci_low", "ci_high", "bootstrap_low", "bootstrap_high",
     "answered", "accuracy_answered", "parse_failures", "errors", "abstained", "input_tokens", "output_tokens",
-    "input_tokens_mean", "output_tokens_mean", "calls", "calls_per_question", "cost_usd", "cost_per_question",
+    "input_tokens_mean", "output_tokens_mean", "calls", "calls_per_question", "cost_usd", "paid_usd", "replayed_usd",
+    "cost_per_question",
     "latency_p50_s", "latency_p95_s",
 )
 

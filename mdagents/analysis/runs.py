@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mdagents.analysis.costs import record_costs
 from mdagents.analysis.summary import critic_outcome
 from mdagents.errors import UsageError
 from mdagents.jsonl import has_torn_tail, numbered_objects
@@ -232,6 +233,9 @@ def normalise_record(record: dict[str, Any], fallback_id: str = "") -> dict[str,
         known = out["answer_idx"] is not None
         out["correct"] = (out["prediction"] == out["answer_idx"]) if answerable and known else None
     out["usage"] = _normalise_usage(out.get("usage"))
+    if "paid_usd" not in out:  # written before costs were split into paid and replayed
+        out["cost_usd"], out["paid_usd"], out["replayed_usd"] = record_costs(out)
+        out.pop("cached_cost_usd", None)
     if out.get("calls") is None:
         out["calls"] = out["usage"]["total"].get("calls") or 0
     return out

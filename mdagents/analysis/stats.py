@@ -1,4 +1,5 @@
-"""Small, exact statistics for accuracy reports: Wilson and bootstrap intervals, exact McNemar, percentiles.
+"""Small, exact statistics for accuracy reports: Wilson and bootstrap intervals (also over questions asked
+several times), exact McNemar, percentiles.
 
 Pure Python plus numpy (already a runtime dependency) so reports never need scipy.
 """
@@ -23,12 +24,64 @@ def wilson_interval(successes: int, n: int, confidence: float = 0.95) -> tuple[f
         return 0.0, 1.0
     if not 0 <= successes <= n:
         raise ValueError(f"successes must be between 0 and n ({successes} of {n})")
+    return _wilson(successes / n, n, confidence)
+
+
+def _wilson(p: float, n: float, confidence: float) -> tuple[float, float]:
+    """Wilson score interval of proportion `p` observed over `n` (possibly effective, fractional) trials."""
     z = z_value(confidence)
-    p = successes / n
     denominator = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denominator
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # At p = 0 or 1 the bound is exactly 0 or 1: rounding must not put it inside (1 - 1e-16).
+    low = 0.0 if p <= 0 else max(0.0, centre - half)
+    high = 1.0 if p >= 1 else min(1.0, centre + half)
+    return low, high
+
+
+Cluster = tuple[int, int]  # (successes, trials) of one question over its repeats
+
+
+def effective_size(clusters: Sequence[Cluster]) -> float:
+    """How many independent trials `clusters` are worth: total trials over the design effect.
+
+    Repeats of one question are correlated (the same question is easy or hard every time), so the
+    variance of the pooled proportion is estimated between questions (the cluster-robust ratio
+    estimator) and the sample size shrunk to match. Twenty questions asked three times with the
+    same outcome are worth twenty trials, not sixty; fully independent repeats keep their count.
+    With every outcome alike (accuracy 0 or 1) nothing measures the correlation: the questions count.
+    """
+    trials = sum(m for _, m in clusters)
+    if trials == 0:
+        return 0.0
+    p = sum(y for y, _ in clusters) / trials
+    if p in (0.0, 1.0):
+        return float(sum(1 for _, m in clusters if m))
+    variance = sum((y - p * m) ** 2 for y, m in clusters) / trials**2
+    if variance == 0:
+        return float(trials)
+    return round(min(float(trials), max(1.0, p * (1 - p) / variance)), 9)
+
+
+def clustered_interval(clusters: Sequence[Cluster], confidence: float = 0.95) -> tuple[float, float]:
+    """Wilson interval of the pooled proportion of `clusters`, over their effective size (see above)."""
+    trials = sum(m for _, m in clusters)
+    if trials <= 0:
+        return 0.0, 1.0
+    return _wilson(sum(y for y, _ in clusters) / trials, effective_size(clusters), confidence)
+
+
+def cluster_bootstrap_interval(clusters: Sequence[Cluster], n_resamples: int = 2000, confidence: float = 0.95,
+                               seed: int = 0) -> tuple[float, float]:
+    """Percentile bootstrap of the pooled proportion, resampling whole questions (all their repeats)."""
+    data = np.asarray([c for c in clusters if c[1]], dtype=float).reshape(-1, 2)
+    if data.shape[0] == 0 or n_resamples <= 0:
+        return math.nan, math.nan
+    rng = np.random.default_rng(seed)
+    idx = rng.integers(0, data.shape[0], size=(n_resamples, data.shape[0]))
+    ratios = data[idx, 0].sum(axis=1) / data[idx, 1].sum(axis=1)
+    alpha = (1 - confidence) / 2
+    return float(np.quantile(ratios, alpha)), float(np.quantile(ratios, 1 - alpha))
 
 
 def bootstrap_interval(

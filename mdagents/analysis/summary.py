@@ -1,5 +1,8 @@
 """The end-of-run summary: accuracy with a 95% interval, by difficulty, tokens, calls, cost, time.
 
+Accuracy is over the graded samples: a sample whose calls failed (`error`) is counted apart, never as
+a wrong answer. With --repeats the interval accounts for repeats of one question being alike.
+
 One pass over the records with running totals, so a sweep of any size is summarised in flat memory.
 """
 
@@ -11,7 +14,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from mdagents.analysis.stats import wilson_interval
+from mdagents.analysis.costs import CostTotals
+from mdagents.analysis.stats import clustered_interval, effective_size, wilson_interval
 
 LEVEL_ORDER = ("basic", "intermediate", "advanced")
 
@@ -37,25 +41,46 @@ def critic_outcome(record: dict[str, Any]) -> str | None:
 
 
 @dataclass
-class _Tally:
+class Tally:
+    """Graded samples and how many were correct, with per-question counts when questions repeat.
+
+    With --repeats the samples of one question are not independent: the interval is then the
+    Wilson interval over the questions' effective size (analysis/stats.py `clustered_interval`)."""
+
     n: int = 0
     correct: int = 0
+    clusters: dict[str, list[int]] = field(default_factory=dict)  # question_id -> [correct, samples]
 
     def add(self, record: dict[str, Any]) -> None:
+        right = record.get("correct") is True
         self.n += 1
-        self.correct += record.get("correct") is True
+        self.correct += right
+        if record.get("question_id") is not None:
+            cluster = self.clusters.setdefault(str(record["question_id"]), [0, 0])
+            cluster[0] += right
+            cluster[1] += 1
+
+    def by_question(self) -> list[tuple[int, int]]:
+        return [(y, m) for y, m in self.clusters.values()]
+
+    def interval(self) -> tuple[float | None, float | None]:
+        if not self.n:
+            return None, None
+        if self.clusters and len(self.clusters) < self.n:
+            return clustered_interval(self.by_question())
+        return wilson_interval(self.correct, self.n)
 
     def to_dict(self) -> dict[str, Any]:
-        low, high = wilson_interval(self.correct, self.n) if self.n else (None, None)
+        low, high = self.interval()
         return {"n": self.n, "correct": self.correct, "accuracy": (self.correct / self.n) if self.n else None,
                 "ci_low": low, "ci_high": high}
 
 
 @dataclass
 class _Totals:
-    all: _Tally = field(default_factory=_Tally)
-    answered: _Tally = field(default_factory=_Tally)
-    levels: dict[str, _Tally] = field(default_factory=dict)
+    all: Tally = field(default_factory=Tally)
+    answered: Tally = field(default_factory=Tally)
+    levels: dict[str, Tally] = field(default_factory=dict)
     errors: int = 0
     abstained: int = 0
     parse_failures: int = 0
@@ -65,17 +90,19 @@ class _Totals:
     cache_write_tokens: int = 0
     calls: int = 0
     talk_unparsed: int = 0
-    cost: float | None = 0.0
-    cached_cost: float | None = 0.0
+    costs: CostTotals = field(default_factory=CostTotals)
     latency: float = 0.0
-    repeats: dict[int, _Tally] = field(default_factory=dict)
+    samples: int = 0
+    repeats: dict[int, Tally] = field(default_factory=dict)
     votes: dict[str, tuple[str | None, list[str | None]]] = field(default_factory=dict)
     critic: dict[str, int] = field(default_factory=dict)
 
     def add(self, r: dict[str, Any]) -> None:
-        self.all.add(r)
-        self.levels.setdefault(str(r.get("difficulty") or "unknown"), _Tally()).add(r)
+        self.samples += 1
         failed, abstained = bool(r.get("error")), bool(r.get("abstained"))
+        if not failed:  # a failed call is no answer of the method: never counted as a wrong one
+            self.all.add(r)
+            self.levels.setdefault(str(r.get("difficulty") or "unknown"), Tally()).add(r)
         self.errors += failed
         self.abstained += abstained
         self.parse_failures += not failed and r.get("parse_status") == "failed"
@@ -88,29 +115,46 @@ class _Totals:
         self.cache_write_tokens += int(usage.get("cache_write_tokens") or 0)
         self.talk_unparsed += len((r.get("details") or {}).get("talk_unparsed") or ())
         self.calls += int(r.get("calls") or 0)
-        cost, cached = r.get("cost_usd"), r.get("cached_cost_usd", 0.0)
-        self.cost = None if self.cost is None or cost is None else self.cost + cost
-        self.cached_cost = None if self.cached_cost is None or cached is None else self.cached_cost + cached
+        self.costs.add(r)
         self.latency += float(r.get("latency_s") or 0)
         if r.get("repeat") is not None:
-            self.repeats.setdefault(int(r["repeat"]), _Tally()).add(r)
+            if not failed:
+                self.repeats.setdefault(int(r["repeat"]), Tally()).add(r)
             _, predictions = self.votes.setdefault(str(r.get("question_id")), (r.get("answer_idx"), []))
-            predictions.append(None if failed else r.get("prediction"))
+            predictions.append(None if failed or abstained else r.get("prediction"))
         reviewed = critic_outcome(r)
         if reviewed is not None:
             self.critic[reviewed] = self.critic.get(reviewed, 0) + 1
 
     def repeat_block(self) -> dict[str, Any] | None:
-        """Mean ± sample sd of the accuracy of each repeat, and the accuracy of the majority vote."""
+        """The reducers of --repeats over questions: mean over repeats (the headline), majority vote,
+        and at least k of the repeats correct (k = 1 is pass@N), each with its 95% interval over questions."""
         if not self.repeats:
             return None
         accuracies = [t.correct / t.n for _, t in sorted(self.repeats.items()) if t.n]
-        mean = sum(accuracies) / len(accuracies) if accuracies else None
         sd = (statistics.stdev(accuracies) if len(accuracies) > 1 else 0.0) if accuracies else None
-        majority_correct = sum(majority(predictions) == truth for truth, predictions in self.votes.values())
-        return {"repeats": len(self.repeats), "questions": len(self.votes),
-                "accuracy_mean": mean, "accuracy_sd": sd, "accuracy_by_repeat": accuracies,
-                "majority_vote_accuracy": majority_correct / len(self.votes) if self.votes else None}
+        questions = len(self.votes)
+        majority_right = sum(majority(predictions) == truth for truth, predictions in self.votes.values())
+        counts = [sum(p == truth for p in predictions) for truth, predictions in self.votes.values()]
+        mean = self.all.to_dict()
+        return {
+            "repeats": len(self.repeats), "questions": questions, "reducer": "mean",
+            "interval": "wilson over the effective number of questions (design effect)",
+            "effective_n": effective_size(self.all.by_question()),
+            "accuracy_mean": mean["accuracy"], "ci_low": mean["ci_low"], "ci_high": mean["ci_high"],
+            "accuracy_sd": sd, "accuracy_by_repeat": accuracies,
+            "majority_vote": _proportion(majority_right, questions),
+            "at_least": {str(k): _proportion(sum(c >= k for c in counts), questions)
+                         for k in range(1, len(self.repeats) + 1)},
+            # kept for readers of earlier summaries
+            "majority_vote_accuracy": majority_right / questions if questions else None,
+        }
+
+
+def _proportion(successes: int, n: int) -> dict[str, Any]:
+    """One answer per question: accuracy and its Wilson interval over the questions."""
+    low, high = wilson_interval(successes, n) if n else (None, None)
+    return {"n": n, "correct": successes, "accuracy": successes / n if n else None, "ci_low": low, "ci_high": high}
 
 
 def grading_health(records: Iterable[dict[str, Any]]) -> dict[str, dict[str, int]]:
@@ -149,9 +193,11 @@ def summarize(records: Iterable[dict[str, Any]], *, wall_s: float | None = None)
     records = list(records)
     for record in records:
         t.add(record)
-    n = t.all.n
+    samples = t.samples
     summary = {
         **t.all.to_dict(),
+        "samples": samples,
+        "reducer": "mean" if t.repeats else None,
         "accuracy_answered": t.answered.to_dict()["accuracy"],
         "answered": t.answered.n,
         "parse_failures": t.parse_failures,
@@ -168,10 +214,9 @@ def summarize(records: Iterable[dict[str, Any]], *, wall_s: float | None = None)
         # debate replies that wanted to talk but named no readable expert (kept in each record's details)
         "talk_unparsed": t.talk_unparsed,
         "calls": t.calls,
-        "calls_per_question": (t.calls / n) if n else None,
-        "cost_usd": None if t.cost is None else round(t.cost, 6),
-        "cached_cost_usd": None if t.cached_cost is None else round(t.cached_cost, 6),
-        "latency_s_mean": (t.latency / n) if n else None,
+        "calls_per_question": (t.calls / samples) if samples else None,
+        **t.costs.to_dict(),
+        "latency_s_mean": (t.latency / samples) if samples else None,
         "wall_s": None if wall_s is None else round(wall_s, 2),
         **({"repeats": block} if (block := t.repeat_block()) else {}),
     }

@@ -22,8 +22,8 @@ from mdagents.errors import UsageError
 SWEEP_FILE = "sweep.json"
 METRICS = (
     "n", "correct", "accuracy", "ci_low", "ci_high", "parse_failures", "errors", "calls_per_question",
-    "input_tokens_per_question", "output_tokens_per_question", "cost_usd", "cost_per_correct", "wall_s", "status",
-    "run_dir",
+    "input_tokens_per_question", "output_tokens_per_question", "cost_usd", "paid_usd", "replayed_usd", "cost_per_correct", "wall_s",
+    "status", "run_dir",
 )
 
 
@@ -43,7 +43,8 @@ def sweep_rows(sweep_dir: str | Path) -> tuple[list[str], list[dict[str, Any]]]:
 
 
 def cell_row(run_dir: Path, axes: dict[str, Any]) -> dict[str, Any]:
-    """One cell's numbers: accuracy with its 95% Wilson interval, failures, usage per question, cost, time."""
+    """One cell's numbers: accuracy with its 95% Wilson interval, failures, usage per question, time, and the
+    cost at the run's prices with the parts paid and replayed from the cache."""
     row: dict[str, Any] = {**axes, **dict.fromkeys(METRICS), "run_dir": str(run_dir)}
     if not is_run_directory(run_dir):
         return row | {"n": 0, "status": "not started"}
@@ -53,7 +54,8 @@ def cell_row(run_dir: Path, axes: dict[str, Any]) -> dict[str, Any]:
     report = summarize_run(run, bootstrap=0)
     cost, correct = report["cost_usd"], report["correct"]
     return row | {key: report[key] for key in ("n", "correct", "accuracy", "ci_low", "ci_high", "parse_failures",
-                                                "errors", "calls_per_question", "cost_usd", "status")} | {
+                                                "errors", "calls_per_question", "cost_usd", "paid_usd",
+                                                "replayed_usd", "status")} | {
         "input_tokens_per_question": report["input_tokens_mean"],
         "output_tokens_per_question": report["output_tokens_mean"],
         "cost_per_correct": cost / correct if cost is not None and correct else None,
@@ -82,7 +84,7 @@ def _fmt(key: str, value: Any) -> str:
         return "–"
     if key in ("accuracy", "ci_low", "ci_high"):
         return f"{100 * value:.1f}%"
-    if key in ("cost_usd", "cost_per_correct"):
+    if key in ("cost_usd", "paid_usd", "replayed_usd", "cost_per_correct"):
         return f"${value:,.4f}"
     if isinstance(value, float):
         return f"{value:,.1f}"
@@ -91,7 +93,8 @@ def _fmt(key: str, value: Any) -> str:
 
 HEADERS = {"n": "n", "accuracy": "accuracy", "ci": "95% Wilson", "parse_failures": "parse fail",
            "errors": "errors", "calls_per_question": "calls/q", "input_tokens_per_question": "in tok/q",
-           "output_tokens_per_question": "out tok/q", "cost_usd": "cost", "cost_per_correct": "cost/correct",
+           "output_tokens_per_question": "out tok/q", "cost_usd": "cost", "paid_usd": "paid",
+           "replayed_usd": "replayed", "cost_per_correct": "cost/correct",
            "wall_s": "wall s", "status": "status"}
 
 

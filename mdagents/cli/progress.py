@@ -15,11 +15,12 @@ from typing import TYPE_CHECKING, Any
 
 from tqdm import tqdm
 
+from mdagents.analysis.costs import record_costs
 from mdagents.cli.logs import log_to_stderr
+from mdagents.llm.prices import plus_known
 
 if TYPE_CHECKING:
     from mdagents.run.session import RunHooks
-
 logger = logging.getLogger("mdagents.progress")
 
 
@@ -75,11 +76,11 @@ class Progress:
         self.done += 1
         self.correct += record.get("correct") is True
         self.failed += bool(record.get("error"))
-        cost = record.get("cost_usd")
-        self.spent = None if self.spent is None or cost is None else self.spent + cost
+        self.spent = plus_known(self.spent, record_costs(record)[1])  # paid, not replayed from the cache
         if self.bar is not None:
             self.bar.update(1)
-            self.bar.set_postfix(acc=f"{self.correct / self.done:.0%}", failed=self.failed)
+            graded = self.done - self.failed
+            self.bar.set_postfix(acc=f"{self.correct / graded:.0%}" if graded else "-", failed=self.failed)
         elif self.lines and self._due():
             self._line()
 
@@ -96,8 +97,10 @@ class Progress:
         share = f" ({self.done / self.total:.0%})" if self.total else ""
         spent = "unknown" if self.spent is None else f"${self.spent:.4f}"
         eta = _duration(left / rate) if rate > 0 else "?"
-        logger.info("progress: %d/%d%s · errors %d · accuracy %.0f%% · spent %s · %.2f q/s · ETA %s",
-                    self.done, self.total, share, self.failed, 100 * self.correct / self.done, spent, rate, eta)
+        graded = self.done - self.failed
+        accuracy = f"{100 * self.correct / graded:.0f}%" if graded else "-"
+        logger.info("progress: %d/%d%s · errors %d · accuracy %s · paid %s · %.2f q/s · ETA %s",
+                    self.done, self.total, share, self.failed, accuracy, spent, rate, eta)
 
     def finish(self) -> None:
         if self.bar is not None:

@@ -183,6 +183,41 @@ def _cached(summary: dict[str, Any]) -> str:
     return f" ({cached:,} from the prompt cache, {summary['cached_share']:.0%})" if cached else ""
 
 
+def usd(value: float | None) -> str:
+    return "unknown" if value is None else f"${value:.4f}"
+
+
+def cost_line(summary: dict[str, Any]) -> str:
+    """The run's cost at its prices, then what this session paid and replayed from the cache."""
+    text = usd(summary.get("cost_usd"))
+    session = summary.get("this_session")
+    if session:
+        text += (f" (this session paid {usd(session.get('paid_usd'))}, replayed from the cache "
+                 f"{usd(session.get('replayed_usd'))})")
+    return text
+
+
+def _percent(block: dict[str, Any]) -> str:
+    if block.get("accuracy") is None:
+        return "-"
+    return f"{block['accuracy']:.1%} ({block['ci_low']:.1%}–{block['ci_high']:.1%})"
+
+
+def repeats_line(repeats: dict[str, Any]) -> str:
+    """--repeats: the reducers, each with its interval over questions."""
+    n = repeats["repeats"]
+    at_least = repeats.get("at_least") or {}
+    mean = {"accuracy": repeats.get("accuracy_mean"), "ci_low": repeats.get("ci_low"),
+            "ci_high": repeats.get("ci_high")}
+    text = (f"{n} repeats of {repeats['questions']} questions: mean {_percent(mean)}"
+            f" · majority vote {_percent(repeats.get('majority_vote') or {})}")
+    if "1" in at_least:
+        text += f" · pass@{n} {_percent(at_least['1'])}"
+    if str(n) in at_least and n > 1:
+        text += f" · all {n} right {_percent(at_least[str(n)])}"
+    return text
+
+
 def summary_table(summary: dict[str, Any], model: str) -> str:
     table = PrettyTable(["level", "n", "correct", "accuracy", "95% CI"])
     table.align = "r"
@@ -196,9 +231,7 @@ def summary_table(summary: dict[str, Any], model: str) -> str:
     for level, stats in summary["by_difficulty"].items():
         table.add_row(row(level, stats))
     table.add_row(row("all", summary))
-    cost = "unknown" if summary["cost_usd"] is None else f"${summary['cost_usd']:.4f}"
-    if summary.get("cached_cost_usd"):
-        cost += f" (replies replayed from the cache, not paid: ${summary['cached_cost_usd']:.4f})"
+    cost = cost_line(summary)
     lines = [
         f"model {model}",
         table.get_string(),
@@ -209,9 +242,7 @@ def summary_table(summary: dict[str, Any], model: str) -> str:
     ]
     repeats = summary.get("repeats")
     if repeats:
-        lines.append(f"{repeats['repeats']} repeats of {repeats['questions']} questions: accuracy "
-                     f"{repeats['accuracy_mean']:.1%} ± {repeats['accuracy_sd']:.1%} (sd across repeats) · "
-                     f"majority vote {repeats['majority_vote_accuracy']:.1%}")
+        lines.append(repeats_line(repeats))
     critic = summary.get("critic")
     if critic:
         lines.append(f"critic: passed {critic['passed']} · failed {critic['failed']} · "

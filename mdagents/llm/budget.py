@@ -17,13 +17,22 @@ class Budget:
 
     limit: float | None = None
     spent: float = 0.0
+    unpriced: bool = False  # some call had no price: what was spent is unknown (a cap needs every price)
 
     @property
     def exhausted(self) -> bool:
         return self.limit is not None and self.spent >= self.limit
 
-    def add(self, usd: float) -> None:
-        self.spent += usd
+    @property
+    def spent_usd(self) -> float | None:
+        """What the run paid, or None when a call's price is unknown."""
+        return None if self.unpriced else self.spent
+
+    def add(self, usd: float | None) -> None:
+        if usd is None:
+            self.unpriced = True
+        else:
+            self.spent += usd
 
     def check(self, model: str) -> None:
         """Raise BudgetExceeded instead of launching a call once the cap is reached."""

@@ -51,6 +51,18 @@ def cache_key(provider: str, model: str, base_url: str | None, messages: Sequenc
     return hashlib.sha256(json.dumps(payload, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 
+_REPORTED: set[str] = set()  # caches already reported as unusable: one warning per cache per process
+
+
+def report_unusable(path: str | Path, exc: BaseException) -> None:
+    """Warn, once per cache file and process, that the cache failed and calls go on without it."""
+    if str(path) in _REPORTED:
+        return
+    _REPORTED.add(str(path))
+    why = getattr(exc, "strerror", None) or str(exc).strip() or type(exc).__name__
+    log.warning("the response cache %s cannot be used (%s): going on without it", path, why.splitlines()[0])
+
+
 class ResponseCache:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
@@ -58,6 +70,8 @@ class ResponseCache:
         self._lock = threading.Lock()
         try:
             self._db = self._open()
+        except sqlite3.OperationalError:
+            raise  # cannot open or write it (permissions, a full disk): not damage, nothing to move aside
         except sqlite3.DatabaseError as exc:  # not a database, or damaged: it only holds regenerable replies
             aside = self.path.with_name(f"{self.path.name}.corrupt-{int(time.time())}")
             for suffix in ("", "-wal", "-shm"):

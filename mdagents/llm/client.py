@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import sqlite3
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -18,18 +19,19 @@ from mdagents.errors import (
     ContextOverflowError,
     EmptyReply,
     EmptyReplyError,
+    EndpointGone,
     LLMCallError,
     ProviderError,
     ServerUnusable,
 )
 from mdagents.llm.base import Provider
 from mdagents.llm.budget import Budget
-from mdagents.llm.cache import ResponseCache, cache_key, cache_variant
+from mdagents.llm.cache import ResponseCache, cache_key, cache_variant, report_unusable
 from mdagents.llm.limiter import AdaptiveLimiter, InFlightLimit
-from mdagents.llm.prices import Price
+from mdagents.llm.prices import Price, plus_known
 from mdagents.llm.transcript import Transcript
 from mdagents.llm.types import Completion, EmbeddingResult, GenerationParams, Message, Usage
-from mdagents.redact import redact
+from mdagents.redact import redact, redact_url
 
 
 @dataclass(frozen=True)
@@ -56,16 +58,41 @@ class RetryPolicy:
 
 @dataclass
 class Ledger:
-    """Run-wide totals for one model: `spent_usd` counts only calls actually paid (cache misses),
-    `cached_usd` what the replies replayed from the cache would have cost."""
+    """Totals of this process for one model: `spent_usd` counts only calls actually paid (cache misses),
+    `cached_usd` what the replies replayed from the cache cost at the model's price; None when unpriced."""
 
     usage: Usage = field(default_factory=Usage)
     cache_hits: int = 0
     retries: int = 0
     failures: int = 0
     successes: int = 0  # provider calls that returned (cache hits not counted)
-    spent_usd: float = 0.0
-    cached_usd: float = 0.0
+    spent_usd: float | None = 0.0
+    cached_usd: float | None = 0.0
+
+
+@dataclass
+class Outage:
+    """Connection failures of an endpoint since its last successful call, across every call in flight.
+
+    The endpoint is gone once `attempts` connection attempts in a row have failed over at least
+    `grace_s` seconds with no success in between: a server that restarts within the grace period
+    is waited for, a dead one stops the run within seconds instead of failing each question in turn."""
+
+    attempts: int = 3
+    grace_s: float = 2.0
+    failures: int = 0
+    since: float | None = None
+
+    def failed(self, now: float) -> None:
+        self.failures += 1
+        if self.since is None:
+            self.since = now
+
+    def succeeded(self) -> None:
+        self.failures, self.since = 0, None
+
+    def gone(self, now: float) -> bool:
+        return self.since is not None and self.failures >= self.attempts and now - self.since >= self.grace_s
 
 
 class LLM:
@@ -90,7 +117,8 @@ class LLM:
         self.price = price
         self.budget = budget
         self.max_tokens = max_tokens  # each call's reply cap unless the call sets its own
-        self.ledger = Ledger()
+        self.ledger = Ledger() if price is not None else Ledger(spent_usd=None, cached_usd=None)  # unpriced
+        self.outage = Outage()
         self._rng = random.Random(seed)
         self._sleep = sleep
 
@@ -133,7 +161,7 @@ class LLM:
         if self.cache is not None:
             key = cache_key(self.provider.name, self.provider.model, self.provider.base_url, messages, params,
                             cache_variant.get())
-            completion = self.cache.get(key) if use_cache else None
+            completion = self._cached(key) if use_cache else None
         if completion is None:
             try:
                 completion = await self._with_retries(lambda: self._complete_once(messages, params))
@@ -142,15 +170,16 @@ class LLM:
                     transcript.add(role, messages, "", Usage(), time.perf_counter() - started, self.name,
                                    params=params.to_dict(), error=str(exc), started=started)
                 raise
+            completion.text = redact(completion.text)  # a key the server echoed is kept nowhere
             if self.cache is not None and key is not None:
-                self.cache.put(key, completion)
-            paid = self.cost(completion.usage) or 0.0
-            self.ledger.spent_usd += paid
+                self._remember(key, completion)
+            paid = self.cost(completion.usage)
+            self.ledger.spent_usd = plus_known(self.ledger.spent_usd, paid)
             if self.budget is not None:
                 self.budget.add(paid)
         else:
             self.ledger.cache_hits += 1
-            self.ledger.cached_usd += self.cost(completion.usage) or 0.0
+            self.ledger.cached_usd = plus_known(self.ledger.cached_usd, self.cost(completion.usage))
         completion.latency_s = time.perf_counter() - started
         completion.usage.calls = 1
         self.ledger.usage = self.ledger.usage + completion.usage
@@ -159,6 +188,29 @@ class LLM:
                            cached=completion.cached, params=params.to_dict(), started=started,
                            finish_reason=completion.finish_reason)
         return completion
+
+    def _cached(self, key: str) -> Completion | None:
+        """The cached reply for `key`, or None; a cache that cannot be read is dropped (see `_drop_cache`)."""
+        assert self.cache is not None
+        try:
+            return self.cache.get(key)
+        except (OSError, sqlite3.Error) as exc:
+            self._drop_cache(exc)
+            return None
+
+    def _remember(self, key: str, completion: Completion) -> None:
+        """Store a reply in the cache; a failed write (full disk, read-only file) never loses the reply."""
+        assert self.cache is not None
+        try:
+            self.cache.put(key, completion)
+        except (OSError, sqlite3.Error) as exc:
+            self._drop_cache(exc)
+
+    def _drop_cache(self, exc: BaseException) -> None:
+        """The cache is an optimisation: on failure this client goes on without it, with one warning."""
+        if self.cache is not None:
+            report_unusable(self.cache.path, exc)
+        self.cache = None
 
     async def _complete_once(self, messages: list[Message], params: GenerationParams) -> Completion:
         """One provider call; an empty reply is a retryable failure of this call (never cached, never graded).
@@ -187,10 +239,14 @@ class LLM:
             try:
                 if self.budget is not None:
                     self.budget.check(self.name)  # at launch: calls waiting for a slot do not start
+                if self.ledger.successes and self.outage.gone(time.monotonic()):
+                    self.ledger.failures += 1
+                    raise EndpointGone(self.gone_message())
                 async with asyncio.timeout(self.retry.timeout):
                     result = await call()
                 succeeded = True
                 self.ledger.successes += 1
+                self.outage.succeeded()
                 return result
             except ProviderError as exc:
                 if exc.status == 429:
@@ -203,6 +259,11 @@ class LLM:
                     raise ContextOverflowError(redact(f"{self.name}: {exc}"), prompt_tokens=exc.prompt_tokens,
                                                limit_tokens=exc.limit_tokens) from None
                 unusable = exc.unreachable or exc.status in (401, 403, 404)
+                if exc.unreachable:
+                    self.outage.failed(time.monotonic())
+                    if self.ledger.successes and self.outage.gone(time.monotonic()):
+                        self.ledger.failures += 1
+                        raise EndpointGone(self.gone_message(_cause(exc))) from None
                 # A server that never answered this run gets one quick retry, not the whole budget.
                 budget = 1 if unusable and self.ledger.successes == 0 else self.retry.max_retries
                 if unusable and (not exc.retryable or attempt >= budget):
@@ -226,9 +287,18 @@ class LLM:
             await self._sleep(self.retry.backoff(attempt, retry_after, self._rng))
             attempt += 1
 
+    @property
+    def endpoint_gone(self) -> bool:
+        """Whether this model's server answered earlier in the run and has stopped answering."""
+        return bool(self.ledger.successes) and self.outage.gone(time.monotonic())
+
+    def gone_message(self, cause: str | None = None) -> str:
+        return redact(f"{self.where()} stopped answering ({self.outage.failures} connection attempts failed"
+                      + (f", last: {cause}" if cause else "") + ")")
+
     def where(self) -> str:
         """The model and the URL it is reached at, for messages about the server."""
-        base = self.provider.base_url
+        base = redact_url(self.provider.base_url)
         return f"{self.name} at {base}" if base else self.name
 
     async def aclose(self) -> None:

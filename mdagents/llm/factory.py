@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from mdagents.llm.base import Provider
 from mdagents.llm.budget import Budget
-from mdagents.llm.cache import ResponseCache
+from mdagents.llm.cache import ResponseCache, report_unusable
 from mdagents.llm.client import LLM, RetryPolicy
 from mdagents.llm.limiter import AdaptiveLimiter, InFlightLimit
 from mdagents.llm.models import ModelSpec, parse_model, resolve_key
@@ -67,6 +68,15 @@ def make_provider(spec: ModelSpec, *, api_key: str | None, request_timeout: floa
     return LocalProvider(spec.model)
 
 
+def open_cache(path: str | Path) -> ResponseCache | None:
+    """The response cache at `path`, or None with one warning when it cannot be opened (the run goes on)."""
+    try:
+        return ResponseCache(path)
+    except (OSError, sqlite3.Error) as exc:
+        report_unusable(path, exc)
+        return None
+
+
 def build_llm(
     model: str | ModelSpec | None,
     *,
@@ -89,7 +99,7 @@ def build_llm(
     provider = make_provider(spec, api_key=key, seed=seed)
     if retry is None and spec.provider == "local":
         retry = RetryPolicy(max_retries=0, timeout=900.0)
-    cache = ResponseCache(cache_path) if cache_path else None
+    cache = open_cache(cache_path) if cache_path else None
     return LLM(provider, cache=cache, retry=retry, limiter=shared_limiter(spec, max_connections),
                price=resolve_price(spec, price_file=price_file, price_in=price_in, price_out=price_out),
                budget=budget, seed=seed, max_tokens=max_tokens)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from mdagents.errors import ConfigError, MissingKeyError
 from mdagents.keys import KEY_VARIABLES
+from mdagents.llm.endpoint import effective_base_url
 
 PROVIDERS = ("openai", "anthropic", "gemini", "local", "mock")
 DEFAULT_MODEL = "local/smollm2-135m"
@@ -31,7 +32,7 @@ class ModelSpec:
 
     provider: str
     model: str
-    base_url: str | None = None
+    base_url: str | None = None  # the effective endpoint (llm/endpoint.py); None: the provider's default
 
     @property
     def name(self) -> str:
@@ -46,7 +47,10 @@ class ModelSpec:
 
 
 def parse_model(text: str | None, base_url: str | None = None) -> ModelSpec:
-    """Parse "provider/model", a bare original name, or "local//path/to/model.gguf"."""
+    """Parse "provider/model", a bare original name, or "local//path/to/model.gguf".
+
+    The spec's `base_url` is the effective endpoint: `base_url` (--base-url), else the variable the
+    provider's SDK reads (OPENAI_BASE_URL, ...), else None for the provider's own endpoint."""
     text = (text or DEFAULT_MODEL).strip()
     if not text:
         raise ConfigError("empty --model")
@@ -59,12 +63,12 @@ def parse_model(text: str | None, base_url: str | None = None) -> ModelSpec:
             raise ConfigError(f"unknown provider '{provider}' in --model {text!r}; use one of {', '.join(PROVIDERS)}")
         if not model:
             raise ConfigError(f"--model {text!r} names no model after the provider")
-        return ModelSpec(provider, model, base_url)
+        return ModelSpec(provider, model, effective_base_url(provider, base_url))
     lowered = text.lower()
     for prefix, provider in _BARE_PREFIXES:
         if lowered.startswith(prefix):
             model = "smollm2-135m" if provider == "local" else text
-            return ModelSpec(provider, model, base_url)
+            return ModelSpec(provider, model, effective_base_url(provider, base_url))
     if base_url:
         # Any OpenAI-compatible server (vLLM, Ollama, llama.cpp server) serves arbitrary names.
         return ModelSpec("openai", text, base_url)

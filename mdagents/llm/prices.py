@@ -9,6 +9,7 @@ unknown cost, `None`, never a guess. Prices are USD per million tokens; cached i
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -20,6 +21,7 @@ from typing import Any
 from mdagents.errors import ConfigError
 from mdagents.llm.models import ModelSpec, parse_model
 from mdagents.llm.types import Usage
+from mdagents.redact import redact_url
 
 FREE_PROVIDERS = ("local", "mock")  # run on this machine: nothing to pay
 # A dated or numbered snapshot of a listed model: gpt-4o-2024-08-06, claude-haiku-4-5-20251001, gemini-2.0-flash-001.
@@ -60,13 +62,24 @@ class PriceTable:
         return self.prices.get(family) if family != name else None
 
 
-def _price(value: Any, source: str) -> Price:
+def checked_rate(value: Any, what: str) -> float:
+    """A price in USD per million tokens: a finite number, zero or more (NaN or infinity would slip past
+    --max-cost and into every JSON file)."""
+    if isinstance(value, bool):
+        raise ValueError(f"{what} must be a number of USD per million tokens, not {value!r}")
+    rate = float(value)
+    if not math.isfinite(rate) or rate < 0:
+        raise ValueError(f"{what} must be a finite number of USD per million tokens, 0 or more; got {value!r}")
+    return rate
+
+
+def _price(name: str, value: Any, source: str) -> Price:
     if isinstance(value, dict):
         cached = value.get("cached_input")
-        return Price(float(value["input"]), float(value["output"]),
-                     None if cached is None else float(cached), source)
+        return Price(checked_rate(value["input"], f"{name} input"), checked_rate(value["output"], f"{name} output"),
+                     None if cached is None else checked_rate(cached, f"{name} cached_input"), source)
     inp, out = value  # [input, output]
-    return Price(float(inp), float(out), None, source)
+    return Price(checked_rate(inp, f"{name} input"), checked_rate(out, f"{name} output"), None, source)
 
 
 def parse_price_table(data: Any, source: str) -> PriceTable:
@@ -76,7 +89,7 @@ def parse_price_table(data: Any, source: str) -> PriceTable:
     models = data.get("models", data) if isinstance(data.get("models"), dict) else data
     as_of = data.get("as_of") if "models" in data else None
     label = f"{source} ({as_of})" if as_of else source
-    prices = {parse_model(name).name: _price(value, label) for name, value in models.items()}
+    prices = {parse_model(name).name: _price(name, value, label) for name, value in models.items()}
     return PriceTable(prices, as_of)
 
 
@@ -105,9 +118,11 @@ def resolve_price(spec: ModelSpec, *, price_file: str | Path | None = None,
     if (price_in is None) != (price_out is None):
         raise ConfigError("give --price-in and --price-out together (USD per million input / output tokens)")
     if price_in is not None and price_out is not None:
-        if price_in < 0 or price_out < 0:
-            raise ConfigError("--price-in and --price-out cannot be negative")
-        return Price(price_in, price_out, None, "--price-in/--price-out")
+        try:
+            rates = checked_rate(price_in, "--price-in"), checked_rate(price_out, "--price-out")
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
+        return Price(*rates, None, "--price-in/--price-out")
     if price_file is not None and (price := read_price_file(price_file).lookup(spec.name)) is not None:
         return price
     if spec.provider in FREE_PROVIDERS:
@@ -126,22 +141,25 @@ def cost_usd(name: str, input_tokens: int, output_tokens: int, *, base_url: str 
 
 def no_price_fix(spec: ModelSpec) -> str:
     """How to give a price, for messages about an unknown one."""
-    where = f"{spec.name} behind {spec.base_url}" if spec.base_url else spec.name
+    where = f"{spec.name} behind {redact_url(spec.base_url)}" if spec.base_url else spec.name
     return (f"no price is known for {where}: give --price-in and --price-out (USD per million tokens) "
             f'or --price-file with {{"{spec.name}": {{"input": ..., "output": ...}}}}')
 
 
 @dataclass
 class Costs:
-    """A question's costs: `spent` on calls made, `cached` what the replies replayed from the cache
-    would have cost, and the spent cost by agent role. None wherever a price is unknown."""
+    """A question's costs at the run's prices: `total` of every call, the part `paid` (calls made now)
+    and the part `replayed` from the response cache (nothing paid), and the total by agent role.
+    All None when a call's price is unknown: an unknown part makes every sum unknown."""
 
-    spent: float | None = 0.0
-    cached: float | None = 0.0
+    total: float | None = 0.0
+    paid: float | None = 0.0
+    replayed: float | None = 0.0
     by_role: dict[str, float | None] = field(default_factory=dict)
 
 
-def _plus(total: float | None, cost: float | None) -> float | None:
+def plus_known(total: float | None, cost: float | None) -> float | None:
+    """total + cost, unknown (None) when either is."""
     return None if total is None or cost is None else total + cost
 
 
@@ -151,13 +169,17 @@ def _rounded(value: float | None) -> float | None:
 
 def call_costs(calls: Iterable[Any], cost_of: Callable[[str, Usage], float | None]) -> Costs:
     """Costs of transcript calls (`role`, `model`, `usage`, `cached`); `cost_of(model, usage)` prices one."""
+    calls = list(calls)
     costs = Costs()
     for call in calls:
         cost = cost_of(call.model, call.usage)
+        if cost is None:
+            return Costs(None, None, None, dict.fromkeys((c.role for c in calls), None))
+        costs.total = plus_known(costs.total, cost)
         if call.cached:
-            costs.cached = _plus(costs.cached, cost)
-            costs.by_role.setdefault(call.role, 0.0)
+            costs.replayed = plus_known(costs.replayed, cost)
         else:
-            costs.spent = _plus(costs.spent, cost)
-            costs.by_role[call.role] = _plus(costs.by_role.get(call.role, 0.0), cost)
-    return Costs(_rounded(costs.spent), _rounded(costs.cached), {k: _rounded(v) for k, v in costs.by_role.items()})
+            costs.paid = plus_known(costs.paid, cost)
+        costs.by_role[call.role] = plus_known(costs.by_role.get(call.role, 0.0), cost)
+    return Costs(_rounded(costs.total), _rounded(costs.paid), _rounded(costs.replayed),
+                 {k: _rounded(v) for k, v in costs.by_role.items()})

@@ -9,8 +9,10 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from mdagents.errors import ConfigError
+from mdagents.llm.endpoint import endpoint_source
 from mdagents.llm.models import ModelSpec, parse_model
 from mdagents.pipelines.base import LEVELS, PipelineSettings
+from mdagents.redact import redact_url
 
 DIFFICULTIES = ("adaptive", *LEVELS)
 TRANSCRIPT_FORMATS = ("json", "gzip", "none")  # --transcripts
@@ -117,6 +119,9 @@ class RunConfig:
                 raise ConfigError(f"{flag} must be a finite positive number; got {value}")
         if self.base_url is not None:
             check_url(self.base_url, "--base-url")
+        spec = self.model_spec
+        if spec.base_url is not None and spec.base_url != self.base_url:
+            check_url(spec.base_url, endpoint_source(spec.provider, self.base_url))
         if self.extractor is not None and self.extractor != "llm" and not self.extractor.startswith("llm:"):
             raise ConfigError(f"--extractor must be llm or llm:provider/model; got {self.extractor!r}")
         if self.extractor and self.extractor.startswith("llm:"):
@@ -143,7 +148,9 @@ class RunConfig:
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["shard"] = str(self.shard) if self.shard else None
-        data["model"] = self.model_spec.name
+        spec = self.model_spec
+        data["model"] = spec.name
+        data["base_url"] = redact_url(spec.base_url)  # the effective endpoint, credentials hidden
         return data
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mdagents.data.datasets import Question
-from mdagents.errors import BudgetExceeded, EmptyReplyError, MDAgentsError, ServerUnusable
+from mdagents.errors import BudgetExceeded, EmptyReplyError, EndpointGone, MDAgentsError, ServerUnusable
 from mdagents.llm.budget import Budget
 from mdagents.llm.cache import cache_variant
 from mdagents.llm.client import LLM
@@ -109,8 +109,9 @@ def build_record(
                   "by_role": {k: v.to_dict() | {"cost_usd": costs.by_role.get(k)}
                               for k, v in transcript.by_role().items()}},
         "calls": total.calls,
-        "cost_usd": costs.spent,
-        "cached_cost_usd": costs.cached,
+        "cost_usd": costs.total,
+        "paid_usd": costs.paid,
+        "replayed_usd": costs.replayed,
         "latency_s": round(latency_s, 3),
         "model": model,
         "seed": seed,
@@ -168,6 +169,8 @@ class Runner:
     def transcript_costs(self, transcript: Transcript) -> Costs:
         """Spent and cached-reply costs of a transcript's calls, each priced by the model that made it."""
         llms = {m.name: m for m in (*self.extra_llms, self.llm)}
+        if any(m.price is None for m in llms.values()):  # unknown, even for a question that made no call
+            return Costs(None, None, None, dict.fromkeys(transcript.by_role(), None))
         return call_costs(transcript.calls, lambda model, usage: llms.get(model, self.llm).cost(usage))
 
     async def solve_one(self, question: Question) -> dict[str, Any]:
@@ -192,8 +195,8 @@ class Runner:
         except EmptyReplyError:
             error = EmptyReplyError.code
         except ServerUnusable as exc:
-            if not any(m.ledger.successes for m in (self.llm, *self.extra_llms)):
-                raise RunAborted(str(exc)) from None  # no call of this run ever succeeded: stop, write nothing
+            if isinstance(exc, EndpointGone) or not any(m.ledger.successes for m in self._llms()):
+                raise RunAborted(str(exc)) from None  # the server never answered, or stopped: write nothing
             error = redact(f"{type(exc).__name__}: {exc}")
         except MDAgentsError as exc:
             error = redact(f"{type(exc).__name__}: {exc}")
@@ -201,11 +204,22 @@ class Runner:
             error = redact(f"{type(exc).__name__}: {exc}")
             if self.config.verbose:
                 self.log(redact(traceback.format_exc()))
+        self._stop_if_endpoint_gone(ctx.transcript)
         return {"fingerprint": self.fingerprint} | build_record(
             question, dataset=self.dataset, split=self.config.split, model=self.llm.name, seed=self.config.seed,
             level=level, level_source=source, decision=decision, transcript=ctx.transcript, notes=ctx.notes,
             costs=self.transcript_costs(ctx.transcript), latency_s=time.perf_counter() - started, error=error,
         ) | {"_transcript": ctx.transcript.to_list()}
+
+    def _llms(self) -> list[LLM]:
+        return [self.llm, *self.extra_llms, *([self.extractor] if self.extractor else [])]
+
+    def _stop_if_endpoint_gone(self, transcript: Transcript) -> None:
+        """A question with a failed call while its server is gone is not recorded, even when a step
+        (retrieval, the critic) carried on without that call: a re-run does the question whole."""
+        gone = next((m for m in self._llms() if m.endpoint_gone), None)
+        if gone is not None and any(call.error for call in transcript.calls):
+            raise RunAborted(gone.gone_message())
 
     async def _extract_if_needed(self, question: Question, decision: Decision, ctx: PipelineContext) -> None:
         """The LLM extraction step, only for what grading could not read (no answer, a conflict, an alias)."""

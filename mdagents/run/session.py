@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from mdagents import prompts
+from mdagents.analysis.costs import rounded_usd
 from mdagents.analysis.summary import summarize
 from mdagents.data.datasets import (
     DatasetSource,
@@ -34,7 +35,7 @@ from mdagents.llm.budget import Budget
 from mdagents.llm.client import LLM, RetryPolicy
 from mdagents.llm.factory import build_llm
 from mdagents.llm.models import parse_model
-from mdagents.llm.prices import no_price_fix
+from mdagents.llm.prices import no_price_fix, plus_known
 from mdagents.pipelines.base import Finalizer, finalize_once
 from mdagents.pipelines.exemplars import RUN_TRANSCRIPT
 from mdagents.run.config import RunConfig, cache_path_for
@@ -72,6 +73,8 @@ def make_llm(config: RunConfig, model: str | None = None, budget: Budget | None 
                     budget=budget, seed=config.seed, max_tokens=config.max_tokens)
     if budget is not None and budget.limit is not None and llm.price is None:
         raise ConfigError(f"--max-cost needs the price of every model: {no_price_fix(spec)}")
+    if budget is not None and llm.price is None:
+        budget.unpriced = True  # what the run spends is unknown, even when every reply is replayed
     return llm
 
 
@@ -124,11 +127,24 @@ def _run_overhead(runner: Runner, run_dir: RunDirectory) -> dict[str, Any]:
     """Calls made for the run as a whole (per-run exemplar rationales), kept apart from per-question usage."""
     transcript = runner.shared.get(RUN_TRANSCRIPT)
     if transcript is None or not transcript.calls:
-        return {"calls": 0, "input_tokens": 0, "output_tokens": 0, "cost_usd": 0.0}
+        return {"calls": 0, "input_tokens": 0, "output_tokens": 0, "cost_usd": 0.0, "paid_usd": 0.0,
+                "replayed_usd": 0.0}
     run_dir.write_transcript("_run", transcript.to_list())
     total = transcript.total()
+    costs = runner.transcript_costs(transcript)
     return {"calls": total.calls, "input_tokens": total.input_tokens, "output_tokens": total.output_tokens,
-            "cost_usd": runner.transcript_costs(transcript).spent}
+            "cost_usd": costs.total, "paid_usd": costs.paid, "replayed_usd": costs.replayed}
+
+
+def session_costs(llms: Iterable[LLM]) -> dict[str, Any]:
+    """What this process paid and replayed from the cache, over every model of the run (None: unpriced)."""
+    paid: float | None = 0.0
+    replayed: float | None = 0.0
+    hits = 0
+    for model in llms:
+        paid, replayed = plus_known(paid, model.ledger.spent_usd), plus_known(replayed, model.ledger.cached_usd)
+        hits += model.ledger.cache_hits
+    return {"paid_usd": rounded_usd(paid), "replayed_usd": rounded_usd(replayed), "cache_hits": hits}
 
 
 INCOMPLETE = {"budget_exhausted": "budget", "interrupted": "interrupted"}  # summary["incomplete"]
@@ -311,16 +327,19 @@ def _run_locked(config: RunConfig, hooks: RunHooks, llm: LLM, budget: Budget, so
     summary = summarize(run_dir.records(), wall_s=totals.wall_s)
     summary["overhead"] = _run_overhead(runner, run_dir)
     summary |= {"status": outcome.status, "model": llm.name, "cache_hits": llm.ledger.cache_hits,
-                "retries": llm.ledger.retries, "spent_usd": round(budget.spent, 6), "sample_set": source.sample,
+                "retries": llm.ledger.retries, "spent_usd": rounded_usd(budget.spent_usd),
+                "this_session": session_costs([llm, *extra]), "sample_set": source.sample,
                 "incomplete": INCOMPLETE.get(outcome.status), "fingerprint": fingerprint}
     summary_path = run_dir.path / (f"summary.shard-{config.shard}.json" if config.shard else "summary.json")
     atomic_write_json(summary_path, summary)
     if config.shard is None:
-        write_json_list(Path(config.output_dir) / f"{name}.json", _seed_compatible(run_dir.records()))
+        # Named after this run's own directory: a --new-run `<name>-2` never replaces `<name>.json`.
+        write_json_list(run_dir.path.parent / f"{run_dir.path.name}.json", _seed_compatible(run_dir.records()))
     atomic_write_json(manifest_path, manifest | {"status": outcome.status, "finished_at": now_iso(),
                                                  "wall_s": round(totals.wall_s, 2)})
     if outcome.abort is not None:
-        raise RunFailed(f"{outcome.abort}; finished questions are saved in {run_dir.path}")
+        raise RunFailed(f"{outcome.abort}; finished questions are saved in {run_dir.path}: "
+                        "re-run the same command to do the rest")
     return RunResult(run_dir=run_dir.path, summary=summary, outcome=outcome, model=llm.name)
 
 

@@ -241,8 +241,10 @@ def _cell(path: Path, parser: CellParser, index: int, fixed: dict[str, Any], poi
         options["output_dir"] = str(output_dir / "_".join(folder))
     argv: list[str] = []
     config: RunConfig | None = None
-    for key, value in options.items():
+    for position, (key, value) in enumerate(options.items()):
         argv += _arguments(path, parser, key, value)
+        if PAIRED.get(key) in list(options)[position + 1:]:
+            continue  # checked once its partner is in too (a price is given in and out together)
         try:
             config = parser.parse(argv)
         except MDAgentsError as exc:
@@ -260,6 +262,9 @@ def _cell(path: Path, parser: CellParser, index: int, fixed: dict[str, Any], poi
     if repeat is not None:
         axes["repeat"] = repeat
     return Cell(index=index, axes=axes, argv=tuple(argv), config=config)
+
+
+PAIRED = {"price_in": "price_out", "price_out": "price_in"}  # options that are only valid together
 
 
 def _check_keys(path: Path, config: RunConfig) -> None:

@@ -29,6 +29,8 @@ class RunTotals:
     def open(cls, path: Path, budget: Budget) -> RunTotals:
         """Continue the totals at `path` (absent after --fresh or for a new run); earlier spend joins `budget`."""
         earlier = _read(path)
+        if "spent_usd" in earlier and earlier["spent_usd"] is None:
+            budget.unpriced = True
         budget.spent += float(earlier.get("spent_usd") or 0.0)
         return cls(path, str(earlier.get("started_at") or now_iso()), float(earlier.get("wall_s") or 0.0), budget)
 
@@ -38,7 +40,7 @@ class RunTotals:
 
     def to_dict(self) -> dict[str, Any]:
         return {"started_at": self.started_at, "wall_s": round(self.wall_s, 2),
-                "spent_usd": round(self.budget.spent, 8)}
+                "spent_usd": None if self.budget.unpriced else round(self.budget.spent, 8)}
 
     def save(self) -> None:
         atomic_write_json(self.path, self.to_dict())

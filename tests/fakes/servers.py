@@ -141,6 +141,9 @@ class _Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:
         length = int(self.headers.get("content-length") or 0)
         raw = self.rfile.read(length) if length else b""
+        if self.server.owner.dead.is_set():  # killed: hang up without a reply, as a dead process would
+            self.close_connection = True
+            return
         try:
             body = json.loads(raw or b"{}")
         except ValueError:
@@ -176,8 +179,9 @@ class FakeServer:
     """A context-managed loopback server speaking one provider's wire format."""
 
     def __init__(self, wire: Wire, responder: Responder | None = None, *, latency: float = 0.0,
-                 tls: ssl.SSLContext | None = None) -> None:
-        """`tls`: a server-side context (e.g. from trustme) to speak https instead of http."""
+                 tls: ssl.SSLContext | None = None, port: int = 0) -> None:
+        """`tls`: a server-side context (e.g. from trustme) to speak https instead of http; `port`: a fixed
+        port (e.g. a server started again where a killed one was), 0 for any free one."""
         if wire not in ("openai", "anthropic", "gemini"):
             raise ValueError(f"unknown wire format {wire!r}")
         self.wire: Wire = wire
@@ -188,7 +192,8 @@ class FakeServer:
         self._seen_prefixes: set[tuple[Message, ...]] = set()
         self._lock = threading.Lock()
         self._closed = threading.Event()
-        self._httpd = _Server(("127.0.0.1", 0), _Handler)
+        self.dead = threading.Event()
+        self._httpd = _Server(("127.0.0.1", port), _Handler)
         self._httpd.owner = self
         if tls is not None:
             self._httpd.socket = tls.wrap_socket(self._httpd.socket, server_side=True)
@@ -211,6 +216,13 @@ class FakeServer:
         """The next `times` requests wait `seconds` before being answered normally."""
         with self._lock:
             self._actions.extend(_Action("hang", seconds=seconds) for _ in range(times))
+
+    def kill(self) -> None:
+        """Die as a crashed server does: open connections are dropped, new ones refused. Safe from a
+        responder (the server's own thread): the shutdown happens on another thread."""
+        self.dead.set()
+        self._closed.set()
+        threading.Thread(target=self.close, name="fake-kill", daemon=True).start()
 
     def close(self) -> None:
         self._closed.set()  # wakes hanging handlers

@@ -220,3 +220,16 @@ def test_a_key_the_model_echoes_is_redacted_before_anything_is_written(
         assert main(cli_args(server, tmp_path, "--difficulty", "basic", n=2)) == 0
     written = "".join(p.read_text(errors="replace") for p in (tmp_path / "out").rglob("*") if p.is_file())
     assert secret not in written and "My key is ***" in written
+
+
+def test_new_run_never_overwrites_another_runs_seed_compatible_list(tmp_path: Path) -> None:
+    with good_server() as server:
+        assert main(cli_args(server, tmp_path, "--difficulty", "basic", n=3)) == 0
+        legacy = tmp_path / "out" / "openai_gpt-4o-mini_medqa_basic_3samples.json"
+        before = legacy.read_bytes()
+        assert main(cli_args(server, tmp_path, "--difficulty", "basic", "--seed", "1", "--new-run", n=3)) == 0
+    assert legacy.read_bytes() == before  # the first run's list is its own
+    second = json.loads((tmp_path / "out" / "openai_gpt-4o-mini_medqa_basic_3samples-2.json").read_text())
+    assert len(second) == 3
+    own = {r["id"]: r["options"] for r in read_records(tmp_path / "out" / "openai_gpt-4o-mini_medqa_basic_3samples-2")}
+    assert {r["id"]: r["options"] for r in second} == own
