@@ -1,7 +1,7 @@
 """Runs questions through the pipelines, at most --concurrency in flight, one record per question.
 
 Every sample ends as a record: a failure is recorded with `error` and the run goes on.
-Records are appended (and fsync'd) as samples finish, so a killed run resumes where it was.
+Records are appended (and fsync'd, off the event loop) as samples finish, so a killed run resumes where it was.
 """
 
 from __future__ import annotations
@@ -227,8 +227,7 @@ class Runner:
             outcome.status = "budget_exhausted"
             return
         transcript = record.pop("_transcript")
-        self.run_dir.write_transcript(question.id, transcript)
-        self.run_dir.append(record)
+        await self.run_dir.save(question.id, record, transcript)  # counted below only once it is on disk
         outcome.finished += 1
         if record["error"]:
             outcome.failed += 1
