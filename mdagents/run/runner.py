@@ -1,4 +1,4 @@
-"""Runs questions through the pipelines, at most --concurrency in flight, one record per question.
+"""Runs questions through the pipelines, --concurrency of them at work, one record per question.
 
 Every sample ends as a record: a failure is recorded with `error` and the run goes on.
 Records are appended (and fsync'd, off the event loop) as samples finish, so a killed run resumes where it was.
