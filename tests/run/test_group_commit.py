@@ -42,7 +42,7 @@ def _run(tmp_path: Path, transcripts: str = "none") -> RunDirectory:
 
 def test_questions_finished_together_share_one_fsync_and_the_loop_keeps_running(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    disk = SlowDisk(monkeypatch, delay=0.2)
+    disk = SlowDisk(monkeypatch, delay=0.4)
     run = _run(tmp_path)
     ticks: list[float] = []
     saved_at: dict[str, float] = {}
@@ -66,7 +66,7 @@ def test_questions_finished_together_share_one_fsync_and_the_loop_keeps_running(
     run.close()
     assert disk.calls <= 2  # the eight records went to disk in one or two batches, not one fsync each
     assert disk.threads == {"results-writer"}
-    assert max(b - a for a, b in itertools.pairwise(ticks)) < 0.15  # the event loop never waited on the disk
+    assert max(b - a for a, b in itertools.pairwise(ticks)) < 0.3  # the event loop never waited on the disk
     # Each question was reported saved only after an fsync that covered it had returned.
     assert all(t >= disk.returned_at[0] for t in saved_at.values())
     assert sorted(json.loads(line)["id"] for line in run.results_path.read_text().splitlines()) == \
