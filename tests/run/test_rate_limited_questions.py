@@ -6,6 +6,7 @@ from pathlib import Path
 
 from mdagents.cli import main
 from mdagents.llm.limiter import AdaptiveLimiter
+from mdagents.run.runner import QuestionsWaiting
 from tests.runs_helpers import cli_args, good_server, only_run_dir, read_records
 
 ONE_CALL = ("--difficulty", "basic", "--num-exemplars", "0")
@@ -35,3 +36,18 @@ def test_a_stray_429_leaves_the_cap_alone_and_a_storm_halves_it() -> None:
     for _ in range(5):  # 6 of the last 20 responses were 429s: the endpoint is saturated
         limiter.throttle()
     assert limiter.limit < 32
+
+
+def test_lending_counts_a_question_once_and_stops_at_twice_the_concurrency() -> None:
+    waiting = QuestionsWaiting()
+    first, second = waiting.hook(), waiting.hook()
+    first(True)
+    first(True)  # two calls of one question sleeping: one question waiting
+    assert waiting.count == 1
+    assert not waiting.full(2, concurrency=2)  # two in flight, one of them waiting: room for one more
+    second(True)
+    assert waiting.full(4, concurrency=2)  # every question may be waiting: never more than twice in flight
+    first(False)
+    assert waiting.count == 2  # its other call still sleeps
+    first(False)
+    assert waiting.count == 1 and waiting.full(3, concurrency=2)
