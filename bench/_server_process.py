@@ -8,7 +8,8 @@ otherwise count as harness CPU and compete with the harness for the GIL.
 It prints one JSON line {"base_url": ...} when ready, then answers commands on stdin, one
 per line: `count` prints the number of requests served so far (429s included); `limited` prints
 how many were answered 429 (with --rate-limit-every N, every Nth request is); `tokens` prints a JSON
-object with the input tokens it was sent and how many of them its prompt-cache emulation served;
+object with the input tokens it was sent, how many of them its prompt-cache emulation served, and
+the characters of those messages (`input_chars`);
 `cpu` prints this process's CPU seconds so far; `quit` (or EOF) stops it. Every reply comes from
 `good_responder` over the questions of the given dataset files (and the train.jsonl beside
 each, for exemplar rationales), or with `--talk-turns N` from `talkative_responder` (every
@@ -84,6 +85,7 @@ class ChatServer:
         self.rate_limited = 0
         self.requests = 0  # read by the stdin thread: an int read is atomic
         self.input_tokens = 0
+        self.input_chars = 0  # characters of the messages: the unit other tools estimate tokens in (chars / 4)
         self.cached_tokens = 0
         # Prompt-cache emulation: each message prefix is keyed by a hash chain over its messages
         # (one hash per message instead of hashing every prefix tuple again).
@@ -152,6 +154,7 @@ class ChatServer:
         cached = self._cached_tokens(messages)
         prompt = sum(self._count(m["content"]) for m in messages)
         self.input_tokens += prompt
+        self.input_chars += sum(len(m["content"]) for m in messages)
         self.cached_tokens += cached
         visible = len(text.split())
         reasoning = 2 * visible + 3 if is_reasoning_model(model) else 0
@@ -172,7 +175,8 @@ def _read_commands(server: ChatServer, loop: asyncio.AbstractEventLoop, done: as
         elif command == "limited":
             print(server.rate_limited, flush=True)
         elif command == "tokens":
-            print(json.dumps({"input": server.input_tokens, "cached": server.cached_tokens}), flush=True)
+            print(json.dumps({"input": server.input_tokens, "cached": server.cached_tokens,
+                              "input_chars": server.input_chars}), flush=True)
         elif command == "cpu":
             print(time.process_time(), flush=True)
         elif command == "quit":

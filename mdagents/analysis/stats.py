@@ -10,8 +10,6 @@ import math
 from collections.abc import Sequence
 from statistics import NormalDist
 
-import numpy as np
-
 
 def z_value(confidence: float = 0.95) -> float:
     """Two-sided standard normal quantile (1.95996... for 95%)."""
@@ -88,6 +86,8 @@ def bootstrap_interval(
     values: Sequence[float], n_resamples: int = 2000, confidence: float = 0.95, seed: int = 0
 ) -> tuple[float, float]:
     """Percentile bootstrap interval of the mean; the same seed gives the same interval."""
+    import numpy as np  # here, not at the top: a run's summary needs only the Wilson interval
+
     data = np.asarray(values, dtype=float)
     if data.size == 0 or n_resamples <= 0:
         return math.nan, math.nan

@@ -52,12 +52,16 @@ def unknown_command(word: str) -> str:
     return f"unknown command '{word}': {hint}"
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line, or with `only` the flags of that one command (the others are listed
+    by name): each command's module, and what it imports, loads only when that command runs."""
     parser = _Parser(prog=program_name(), description="MDAgents research harness (see README.md).")
     parser.add_argument("--version", action="version", version=f"mdagents {__version__}")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():
         sub_parser = sub.add_parser(name, help=help_text, description=help_text)
+        if only is not None and name != only:
+            continue
         try:
             importlib.import_module(module).configure(sub_parser)
         except ModuleNotFoundError as exc:
@@ -74,7 +78,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     if not args_list or (args_list[0] not in COMMANDS and args_list[0] not in ("-h", "--help", "--version")):
         args_list = ["run", *args_list]
-    parser = build_parser()
+    parser = build_parser(only=args_list[0] if args_list[0] in COMMANDS else "")
     try:
         args = parser.parse_args(args_list)
     except SystemExit as exc:  # --help (0) or a usage error (2), already printed by argparse

@@ -92,8 +92,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     run = parser.add_argument_group("run")
     run.add_argument(*_both("--output-dir"), dest="output_dir", default="output", help="where runs go (default: output)")
     run.add_argument("--concurrency", type=int, default=8, help="questions in flight (default: 8)")
-    run.add_argument(*_both("--max-connections"), dest="max_connections", type=int, default=32,
-                     help="requests in flight per provider (default: 32)")
+    run.add_argument(*_both("--max-connections"), dest="max_connections", type=int, default=None,
+                     help="requests in flight per provider endpoint, lowered on a 429 (default: --concurrency x "
+                          "the widest stage of calls, e.g. 8 questions x 9 team members = 72)")
     run.add_argument(*_both("--max-cost"), dest="max_cost", type=float, default=None,
                      help="stop launching calls once the run has spent this many USD (over all its sessions); "
                           "exit 3")

@@ -27,7 +27,7 @@ from mdagents.errors import (
 from mdagents.llm.base import Provider
 from mdagents.llm.budget import Budget
 from mdagents.llm.cache import ResponseCache, cache_key, cache_variant, report_unusable
-from mdagents.llm.limiter import AdaptiveLimiter, InFlightLimit
+from mdagents.llm.limiter import AdaptiveLimiter, InFlightLimit, waiting_out_retry
 from mdagents.llm.prices import Price, plus_known
 from mdagents.llm.transcript import Transcript
 from mdagents.llm.types import Completion, EmbeddingResult, GenerationParams, Message, Usage
@@ -284,7 +284,8 @@ class LLM:
             finally:
                 self.limiter.release(success=succeeded)
             self.ledger.retries += 1
-            await self._sleep(self.retry.backoff(attempt, retry_after, self._rng))
+            with waiting_out_retry():  # the question lends its place to another while it waits
+                await self._sleep(self.retry.backoff(attempt, retry_after, self._rng))
             attempt += 1
 
     @property

@@ -1,9 +1,11 @@
 """An in-flight cap that backs off on rate limiting (429) and creeps back up on success (AIMD).
 
-A burst of 429s from one overloaded moment must not collapse a whole run's concurrency: the cap
-halves at most once per window (the requests already in flight when it halved report their 429s
-too, and count as the same event), never below a floor, and grows by one after every
-`recover_after` successes. Each rejected request waits what its own `retry-after` says.
+A 429 delays only what it must. The rejected request waits what its own `retry-after` says, and
+while it waits its question lends its place to another (`retry_wait`, which the runner watches).
+The cap is for an endpoint that is saturated, not for a stray 429: it halves only when at least
+`storm_share` of the recent responses (the last `recent` of them) were 429s, at most once per
+window (the requests already in flight when it halved report their 429s too, and count as the same
+event), never below a floor, and grows by one after every `recover_after` successes.
 
 Single-threaded asyncio needs no lock: the check and the increment happen between awaits.
 Waiters are served by priority, then first come first served. The runner gives each question
@@ -19,11 +21,31 @@ import asyncio
 import heapq
 import itertools
 import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Protocol
 
 # Lower goes first; tasks inherit it from the task that set it (the runner, per question).
 request_priority: ContextVar[int] = ContextVar("request_priority", default=0)
+# Told True when a call of this question starts sleeping out a retry delay, False when it stops
+# (the runner, per question: a question that only waits on the clock does not hold back others).
+retry_wait: ContextVar[Callable[[bool], None] | None] = ContextVar("retry_wait", default=None)
+
+
+@contextmanager
+def waiting_out_retry() -> Iterator[None]:
+    """Around a retry's sleep: the question it belongs to is waiting on the clock, not working."""
+    hook = retry_wait.get()
+    if hook is None:
+        yield
+        return
+    hook(True)
+    try:
+        yield
+    finally:
+        hook(False)
 
 
 class InFlightLimit(Protocol):
@@ -36,7 +58,7 @@ class InFlightLimit(Protocol):
 
 class AdaptiveLimiter:
     def __init__(self, max_in_flight: int, *, recover_after: int = 20, window_s: float = 2.0,
-                 floor: int | None = None) -> None:
+                 floor: int | None = None, storm_share: float = 0.25, recent: int = 20) -> None:
         if max_in_flight < 1:
             raise ValueError("max_in_flight must be >= 1")
         self.max_in_flight = max_in_flight
@@ -47,6 +69,8 @@ class AdaptiveLimiter:
         self.in_flight = 0
         self.recover_after = recover_after
         self._successes = 0
+        self.storm_share = storm_share
+        self._recent: deque[bool] = deque(maxlen=recent)  # the last responses: True for a 429
         self._waiters: list[tuple[int, int, asyncio.Future[None]]] = []
         self._order = itertools.count()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -75,6 +99,7 @@ class AdaptiveLimiter:
     def release(self, *, success: bool) -> None:
         self.in_flight -= 1
         if success:
+            self._recent.append(False)
             self._successes += 1
             if self.limit < self.max_in_flight and self._successes >= self.recover_after:
                 self.limit += 1
@@ -89,7 +114,11 @@ class AdaptiveLimiter:
                 waiter.set_result(None)
 
     def throttle(self) -> None:
-        """Called on a 429: halve the cap, at most once per window and never below the floor."""
+        """Called on a 429: halve the cap if the endpoint is saturated (a storm of 429s, not a stray
+        one), at most once per window and never below the floor."""
+        self._recent.append(True)
+        if sum(self._recent) < self.storm_share * len(self._recent):
+            return
         now = time.monotonic()
         if now - self._last_decrease < self.window_s:
             return

@@ -65,7 +65,7 @@ class RunConfig:
     use_cache: bool = True
     cache_path: str | None = None
     concurrency: int = 8
-    max_connections: int = 32
+    max_connections: int | None = None  # None: in_flight_cap() sizes it from --concurrency
     timeout: float | None = None
     max_retries: int = 4
     max_tokens: int | None = None  # cap on each reply (None: the provider's default)
@@ -90,6 +90,15 @@ class RunConfig:
     new_run: bool = False  # a separate run directory when the existing one holds another configuration
     extractor: str | None = None  # None, "llm" (the run's model) or "llm:provider/model"
 
+    def in_flight_cap(self) -> int:
+        """Requests in flight per provider endpoint: --max-connections, or by default enough for every
+        question in flight to make its widest stage of calls at once (all experts' opinions, all teams'
+        members), so the cap never slows a debate down before the provider itself asks for less (a 429)."""
+        if self.max_connections is not None:
+            return self.max_connections
+        widest = max(self.settings.num_experts, self.settings.num_teams * self.settings.team_size)
+        return self.concurrency * widest
+
     @property
     def model_spec(self) -> ModelSpec:
         return parse_model(self.model, self.base_url)
@@ -100,7 +109,7 @@ class RunConfig:
         checks = {
             "--num_samples": (self.num_samples is None or self.num_samples >= 1),
             "--concurrency": self.concurrency >= 1,
-            "--max-connections": self.max_connections >= 1,
+            "--max-connections": self.max_connections is None or self.max_connections >= 1,
             "--max-retries": self.max_retries >= 0,
             "--num-experts": self.settings.num_experts >= 2,
             "--rounds": self.settings.rounds >= 1,

@@ -1,7 +1,7 @@
-"""Runs questions through the pipelines, at most --concurrency in flight, one record per question.
+"""Runs questions through the pipelines, --concurrency of them at work, one record per question.
 
 Every sample ends as a record: a failure is recorded with `error` and the run goes on.
-Records are appended (and fsync'd) as samples finish, so a killed run resumes where it was.
+Records are appended (and fsync'd, off the event loop) as samples finish, so a killed run resumes where it was.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from mdagents.errors import BudgetExceeded, EmptyReplyError, EndpointGone, MDAge
 from mdagents.llm.budget import Budget
 from mdagents.llm.cache import cache_variant
 from mdagents.llm.client import LLM
-from mdagents.llm.limiter import request_priority
+from mdagents.llm.limiter import request_priority, retry_wait
 from mdagents.llm.mock import expected_answer
 from mdagents.llm.prices import Costs, call_costs
 from mdagents.llm.transcript import Transcript
@@ -29,6 +29,47 @@ from mdagents.run.config import RunConfig
 from mdagents.run.store import RunDirectory, now_iso
 from mdagents.scoring import grade, grade_reading
 from mdagents.scoring.llm_extractor import extract_with_llm, worth_extracting
+
+
+class QuestionsWaiting:
+    """How many questions in flight only wait out a retry delay (a 429's Retry-After, a backoff).
+
+    --concurrency counts the questions at work: one whose calls all wait on the clock lends its
+    place, so a rate-limited question delays itself, not the run. At most twice --concurrency
+    questions are in flight, so a storm of 429s cannot start the whole dataset.
+    """
+
+    def __init__(self) -> None:
+        self.count = 0
+        self._changed = asyncio.Event()
+
+    def hook(self) -> Callable[[bool], None]:
+        """One question's `retry_wait` hook: it waits while any of its calls sleeps out a delay."""
+        sleeping = 0
+
+        def changed(started: bool) -> None:
+            nonlocal sleeping
+            sleeping += 1 if started else -1
+            if started and sleeping == 1:
+                self.count += 1
+                self._changed.set()
+            elif not started and sleeping == 0:
+                self.count -= 1
+
+        return changed
+
+    def full(self, in_flight: int, concurrency: int) -> bool:
+        return in_flight - self.count >= concurrency or in_flight >= 2 * concurrency
+
+    async def next_change(self, in_flight: set[asyncio.Task[None]]) -> set[asyncio.Task[None]]:
+        """Wait until a question finishes or starts waiting; the finished ones."""
+        self._changed.clear()
+        changed = asyncio.ensure_future(self._changed.wait())
+        try:
+            done, _ = await asyncio.wait({*in_flight, changed}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            changed.cancel()
+        return {task for task in done if task is not changed}  # type: ignore[misc]
 
 
 class RunAborted(Exception):
@@ -165,6 +206,7 @@ class Runner:
         self.fingerprint = fingerprint
         self.shared: dict[str, Any] = {}
         self.stop = asyncio.Event()
+        self.waiting = QuestionsWaiting()
 
     def transcript_costs(self, transcript: Transcript) -> Costs:
         """Spent and cached-reply costs of a transcript's calls, each priced by the model that made it."""
@@ -232,6 +274,7 @@ class Runner:
 
     async def _run_and_store(self, question: Question, outcome: RunOutcome, position: int) -> None:
         request_priority.set(position)  # earlier questions' calls first when the in-flight cap binds
+        retry_wait.set(self.waiting.hook())  # a question sleeping out a retry delay lends its place
         cache_variant.set(int(question.meta.get("repeat", 0)))
         expected_answer.set((question.answer_idx, question.answer))  # only mock/oracle reads it
         try:
@@ -240,8 +283,7 @@ class Runner:
             outcome.status = "budget_exhausted"
             return
         transcript = record.pop("_transcript")
-        self.run_dir.write_transcript(question.id, transcript)
-        self.run_dir.append(record)
+        await self.run_dir.save(question.id, record, transcript)  # counted below only once it is on disk
         outcome.finished += 1
         if record["error"]:
             outcome.failed += 1
@@ -256,8 +298,9 @@ class Runner:
         in_flight: set[asyncio.Task[None]] = set()
         try:
             for question in questions:
-                while len(in_flight) >= self.config.concurrency:
-                    done, in_flight = await asyncio.wait(in_flight, return_when=asyncio.FIRST_COMPLETED)
+                while self.waiting.full(len(in_flight), self.config.concurrency):
+                    done = await self.waiting.next_change(in_flight)
+                    in_flight -= done
                     for task in done:
                         task.result()  # re-raise a failure to store a record (e.g. disk full)
                 if self.stop.is_set():

@@ -68,7 +68,7 @@ def make_llm(config: RunConfig, model: str | None = None, budget: Budget | None 
     spec = config.model_spec if model is None else parse_model(model, config.base_url)
     own = model is None
     llm = build_llm(spec, cache_path=cache_path_for(config), retry=_retry_policy(config),
-                    max_connections=config.max_connections, price_file=config.price_file,
+                    max_connections=config.in_flight_cap(), price_file=config.price_file,
                     price_in=config.price_in if own else None, price_out=config.price_out if own else None,
                     budget=budget, seed=config.seed, max_tokens=config.max_tokens)
     if budget is not None and budget.limit is not None and llm.price is None:
@@ -309,12 +309,10 @@ def _run_locked(config: RunConfig, hooks: RunHooks, llm: LLM, budget: Budget, so
     atomic_write_json(manifest_path, manifest)
 
     hooks.start(planned, f"{source.name} · {config.difficulty}")
-    def on_record(record: dict[str, Any]) -> None:
-        totals.save()
-        hooks.record(record)
+    run_dir.writer.checkpoint = totals.save  # the totals follow each durable batch of records
 
     runner = Runner(config, llm, run_dir, dataset=source.name, exemplars=exemplars, finalize=finalize,
-                    extra_llms=extra, on_record=on_record, log=hooks.log, extractor=extractor,
+                    extra_llms=extra, on_record=hooks.record, log=hooks.log, extractor=extractor,
                     fingerprint=fingerprint, budget=budget)
     questions = planned_questions(config, source, done)
     try:

@@ -24,6 +24,7 @@ from mdagents.jsonl import BadLine, dumps, read_objects, write_file
 from mdagents.paths import RESULTS_FILE, TRANSCRIPTS_DIR, transcript_stem
 from mdagents.redact import redact
 from mdagents.run.config import TRANSCRIPT_FORMATS
+from mdagents.run.group_commit import GroupCommitWriter
 
 
 def now_iso() -> str:
@@ -148,6 +149,8 @@ class RunDirectory:
         self.totals_path = path / (f"totals.shard-{shard}.json" if shard else "totals.json")
         self.transcripts = path / TRANSCRIPTS_DIR
         self._fh: Any = None
+        # Finished questions go to disk in a writer thread, several per fsync (`save`).
+        self.writer = GroupCommitWriter(self)
 
     def prepare(self, *, fresh: bool, retry_failed: bool) -> None:
         if fresh and self.path.exists():
@@ -178,11 +181,30 @@ class RunDirectory:
 
     def append(self, record: dict[str, Any]) -> None:
         """Append one record as one line, flushed and fsync'd before returning."""
+        self.append_many([record])
+
+    def append_many(self, records: list[dict[str, Any]]) -> None:
+        """Append records as lines in one write and one fsync. A failed write is cut back off,
+        so no half line stays behind for the next append to follow."""
         if self._fh is None:
-            self._fh = self.results_path.open("a", encoding="utf-8")
-        self._fh.write(redact(dumps(record)) + "\n")  # a key a model echoed never reaches the disk
-        self._fh.flush()
-        os.fsync(self._fh.fileno())
+            self._fh = self.results_path.open("ab", buffering=0)  # unbuffered: a failure leaves nothing pending
+        # A key a model echoed never reaches the disk.
+        data = "".join(redact(dumps(record)) + "\n" for record in records).encode("utf-8")
+        start = self._fh.tell()
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[self._fh.write(view):]
+            os.fsync(self._fh.fileno())
+        except BaseException:
+            with contextlib.suppress(OSError):
+                self._fh.truncate(start)
+            raise
+
+    async def save(self, sample_id: str, record: dict[str, Any], transcript: list[dict[str, Any]]) -> None:
+        """A finished question's transcript and record, durable when this returns (written off the
+        event loop, together with the questions that finished at the same moment)."""
+        await self.writer.save(sample_id, record, transcript)
 
     def write_transcript(self, sample_id: str, calls: list[dict[str, Any]]) -> None:
         if self.transcript_format == "none":
@@ -195,6 +217,7 @@ class RunDirectory:
             atomic_write_bytes(self.transcripts / f"{stem}.json", text)
 
     def close(self) -> None:
+        self.writer.close()
         if self._fh is not None:
             self._fh.close()
             self._fh = None

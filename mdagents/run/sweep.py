@@ -297,7 +297,8 @@ def _caps(cells: Iterable[Cell]) -> dict[str, int]:
                                         if config.critic and config.critic_model else [])
         for spec in models:
             key = endpoint_key(spec.provider, spec.base_url)
-            caps[key] = min(caps.get(key, config.max_connections), config.max_connections)
+            cap = config.in_flight_cap()
+            caps[key] = min(caps.get(key, cap), cap)
     return caps
 
 
