@@ -47,6 +47,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
                        help="sqlite response cache (default: .cache/responses.sqlite)")
 
     method = parser.add_argument_group("method")
+    method.add_argument("--method", default="mdagents", metavar="NAME",
+                        help="how each question is answered: mdagents (the adaptive levels, default), a baseline "
+                             "(zero-shot, few-shot, cot, cot-sc[:k], majority-vote[:n], llm-debate[:agents:rounds]), "
+                             "a plugin file path/to/file.py:function or an installed plugin's name (docs/methods.md)")
+    method.add_argument(*_both("--prompts-dir"), dest="prompts_dir", default=None, metavar="DIR",
+                        help="prompt templates that replace the shipped ones of the same name (e.g. DIR/method_cot.txt)")
     method.add_argument("--difficulty", default="adaptive", choices=DIFFICULTIES,
                         help="adaptive (LLM classifies each question) or force one level (default: adaptive)")
     method.add_argument(*_both("--num-experts"), dest="num_experts", type=int, default=5, help="intermediate: experts (default: 5)")
@@ -137,6 +143,7 @@ def config_from_args(args: argparse.Namespace) -> RunConfig:
         rag=args.rag, rag_k=args.rag_k, db_url=args.db_url, critic=args.critic, critic_model=args.critic_model,
         critic_attempts=args.critic_attempts, critic_abstain=args.critic_abstain, transcripts=args.transcripts,
         repeats=args.repeats, extractor=args.extractor, wait=args.wait, new_run=args.new_run,
+        method=args.method, prompts_dir=args.prompts_dir,
     ).validate()
 
 
@@ -194,8 +201,9 @@ def summary_table(summary: dict[str, Any], model: str) -> str:
     cost = "unknown" if summary["cost_usd"] is None else f"${summary['cost_usd']:.4f}"
     if summary.get("cached_cost_usd"):
         cost += f" (replies replayed from the cache, not paid: ${summary['cached_cost_usd']:.4f})"
+    method = summary.get("method") or "mdagents"
     lines = [
-        f"model {model}",
+        f"model {model}" + ("" if method == "mdagents" else f" · method {method}"),
         table.get_string(),
         f"parse failures {summary['parse_failures']} · errors {summary['errors']} · abstained {summary['abstained']}",
         f"tokens in {summary['input_tokens']:,}{_cached(summary)} · out {summary['output_tokens']:,}"

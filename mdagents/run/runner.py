@@ -23,6 +23,7 @@ from mdagents.llm.limiter import request_priority
 from mdagents.llm.mock import expected_answer
 from mdagents.llm.prices import Costs, call_costs
 from mdagents.llm.transcript import Transcript
+from mdagents.methods import resolve as resolve_method
 from mdagents.pipelines.base import Decision, Finalizer, Level, PipelineContext, finalize_once
 from mdagents.redact import redact
 from mdagents.run.config import RunConfig
@@ -165,6 +166,7 @@ class Runner:
         self.fingerprint = fingerprint
         self.shared: dict[str, Any] = {}
         self.stop = asyncio.Event()
+        self.method = resolve_method(config.method)
 
     def transcript_costs(self, transcript: Transcript) -> Costs:
         """Spent and cached-reply costs of a transcript's calls, each priced by the model that made it."""
@@ -183,9 +185,13 @@ class Runner:
         decision: Decision | None = None
         error: str | None = None
         try:
-            level, source = await choose_level(question, ctx, self.config.difficulty)
-            ctx.say(f"[{question.id}] difficulty: {level} ({source})")
-            decision = await pipeline_for(level)(question, ctx)
+            if self.method.solve is not None:  # a baseline or plugin (mdagents/methods/): no levels
+                level, source = self.method.name, "method"  # type: ignore[assignment]
+                decision = await self.method.decide(question, ctx)
+            else:
+                level, source = await choose_level(question, ctx, self.config.difficulty)
+                ctx.say(f"[{question.id}] difficulty: {level} ({source})")
+                decision = await pipeline_for(level)(question, ctx)
             if self.extractor is not None and not ctx.notes.get("abstained"):
                 await self._extract_if_needed(question, decision, ctx)
         except (asyncio.CancelledError, BudgetExceeded):
@@ -202,7 +208,7 @@ class Runner:
             error = redact(f"{type(exc).__name__}: {exc}")
             if self.config.verbose:
                 self.log(redact(traceback.format_exc()))
-        return {"fingerprint": self.fingerprint} | build_record(
+        return {"fingerprint": self.fingerprint, "method": self.method.name} | build_record(
             question, dataset=self.dataset, split=self.config.split, model=self.llm.name, seed=self.config.seed,
             level=level, level_source=source, decision=decision, transcript=ctx.transcript, notes=ctx.notes,
             costs=self.transcript_costs(ctx.transcript), latency_s=time.perf_counter() - started, error=error,

@@ -193,6 +193,7 @@ def execute_run(config: RunConfig, hooks: RunHooks | None = None, *,
     """Run one configuration; `manifest_extra` adds to the manifest (a sweep names its executor and cell)."""
     hooks = hooks or RunHooks()
     spec = config.model_spec
+    prompts.use_overrides(config.prompts_dir)  # this run's templates (a sweep's next cell sets its own)
     # Keys (and a --max-cost without a price) first: reported before any dataset work.
     budget = Budget(config.max_cost)
     llm = None if config.dry_run else make_llm(config, budget=budget)
@@ -201,7 +202,7 @@ def execute_run(config: RunConfig, hooks: RunHooks | None = None, *,
         raise DatasetError(f"{source.path} holds no questions")
     if source.sample:
         hooks.note(sample_set_note(source.name))
-    name = run_name(spec.safe_name, source.name, config.difficulty, config.num_samples)
+    name = run_name(spec.safe_name, source.name, config.run_label, config.num_samples)
     fields = fingerprint_fields(config, source.path)
     fingerprint = short_hash(fields)
     shard = str(config.shard) if config.shard else None
@@ -294,7 +295,7 @@ def _run_locked(config: RunConfig, hooks: RunHooks, llm: LLM, budget: Budget, so
     manifest_path = run_dir.path / (f"manifest.shard-{config.shard}.json" if config.shard else "manifest.json")
     atomic_write_json(manifest_path, manifest)
 
-    hooks.start(planned, f"{source.name} · {config.difficulty}")
+    hooks.start(planned, f"{source.name} · {config.run_label}")
     def on_record(record: dict[str, Any]) -> None:
         totals.save()
         hooks.record(record)
@@ -314,7 +315,7 @@ def _run_locked(config: RunConfig, hooks: RunHooks, llm: LLM, budget: Budget, so
     summary["overhead"] = _run_overhead(runner, run_dir)
     summary |= {"status": outcome.status, "model": llm.name, "cache_hits": llm.ledger.cache_hits,
                 "retries": llm.ledger.retries, "spent_usd": round(budget.spent, 6), "sample_set": source.sample,
-                "incomplete": INCOMPLETE.get(outcome.status), "fingerprint": fingerprint}
+                "incomplete": INCOMPLETE.get(outcome.status), "fingerprint": fingerprint, "method": config.method}
     summary_path = run_dir.path / (f"summary.shard-{config.shard}.json" if config.shard else "summary.json")
     atomic_write_json(summary_path, summary)
     if config.shard is None:
