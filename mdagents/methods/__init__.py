@@ -39,15 +39,20 @@ class Method:
     source_sha256: str | None = None  # a plugin file's content hash (its code changes results)
     calls: int | None = None  # model calls per question, where the method fixes them (for --dry-run)
 
+    @property
+    def label(self) -> str:
+        """How records and tables name the method (a plugin file by its stem, not its whole path)."""
+        return slug(self.name)
+
     async def decide(self, question: Question, ctx: PipelineContext) -> Decision:
         """Run the method; a plugin may return the final text alone."""
         assert self.solve is not None
         result = await self.solve(question, ctx)
-        return result if isinstance(result, Decision) else Decision(text=str(result), level=self.name)
+        return result if isinstance(result, Decision) else Decision(text=str(result), level=self.label)
 
 
 def slug(name: str) -> str:
-    """A method's name as it appears in run directory names: `cot-sc-5`, `my_method` (a plugin file's stem)."""
+    """A method's name without path or colons: `cot-sc-5`, `my_method` (a plugin file's stem)."""
     from mdagents.methods import plugins
 
     if plugins.is_file_spec(name):
@@ -76,17 +81,26 @@ def _integers(name: str, module: ModuleType, given: list[str]) -> tuple[int, ...
     return tuple(values)
 
 
-@functools.cache
 def resolve(spec: str) -> Method:
-    """The Method a `--method` value names; a ConfigError (exit 2) for anything else."""
+    """The Method a `--method` value names; a ConfigError (exit 2) for anything else.
+
+    A plugin file is read again every time (an edited file is a new configuration); built-in and
+    installed methods are resolved once per process."""
     spec = spec.strip()
-    if spec == DEFAULT_METHOD:
-        return Method(DEFAULT_METHOD, None)
     from mdagents.methods import plugins
 
     if plugins.is_file_spec(spec):
         solve, one_final, digest = plugins.load_file(spec)
         return Method(spec, solve, one_final_call=one_final, source_sha256=digest)
+    return _resolve_named(spec)
+
+
+@functools.cache
+def _resolve_named(spec: str) -> Method:
+    if spec == DEFAULT_METHOD:
+        return Method(DEFAULT_METHOD, None)
+    from mdagents.methods import plugins
+
     name, *given = spec.split(":")
     module = BUILTIN.get(name)
     if module is None and not given and plugins.is_installed(name):

@@ -186,7 +186,7 @@ class Runner:
         error: str | None = None
         try:
             if self.method.solve is not None:  # a baseline or plugin (mdagents/methods/): no levels
-                level, source = self.method.name, "method"  # type: ignore[assignment]
+                level, source = self.method.label, "method"  # type: ignore[assignment]
                 decision = await self.method.decide(question, ctx)
             else:
                 level, source = await choose_level(question, ctx, self.config.difficulty)

@@ -36,7 +36,8 @@ def test_mock_oracle_scores_every_method_perfectly(spec: str, tmp_path: Path) ->
     assert run_dir.name == f"mock_oracle_medqa_{spec.replace(':', '-')}_4samples"
     records = read_records(run_dir)
     assert len(records) == 4 and all(r["correct"] is True for r in records)
-    assert {(r["method"], r["difficulty"], r["difficulty_source"]) for r in records} == {(spec, spec, "method")}
+    label = spec.replace(":", "-")
+    assert {(r["method"], r["difficulty"], r["difficulty_source"]) for r in records} == {(spec, label, "method")}
     assert all(r["calls"] == CALLS[spec] for r in records)
     summary = json.loads((run_dir / "summary.json").read_text())
     assert summary["method"] == spec and summary["accuracy"] == 1.0 and summary["overhead"]["calls"] == 0
