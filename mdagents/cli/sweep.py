@@ -90,6 +90,10 @@ def execute(args: argparse.Namespace) -> int:
     written = write_tables(sweep.output_dir)
     axes, rows = sweep_rows(sweep.output_dir)
     print(render_table(axes, rows))
+    from mdagents.analysis.cost_accuracy import render_table as cost_table
+    from mdagents.analysis.cost_accuracy import sweep_points
+
+    print("\nCost against accuracy:\n" + cost_table(sweep_points(axes, rows)))
     print("written: " + ", ".join(str(p) for p in written.values()))
     return _exit_code(outcomes, expected=len(todo))
 

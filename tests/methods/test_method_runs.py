@@ -107,3 +107,17 @@ def test_dry_run_shows_the_method_calls(tmp_path: Path, capsys: pytest.CaptureFi
     assert "method llm-debate:3:3" in out
     row = next(line for line in out.splitlines() if line.startswith("|") and "llm-debate:3:3 |" in line)
     assert row.split("|")[2].strip() == "9"
+
+
+def test_report_and_viewer_name_the_method(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(_oracle(tmp_path, "--method", "majority-vote:3", n=2)) == 0
+    run_dir = only_run_dir(tmp_path)
+    capsys.readouterr()
+    assert main(["report", str(run_dir)]) == 0
+    method_row = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("| method"))
+    assert "majority-vote:3" in method_row
+    assert main(["view", str(run_dir)]) == 0
+    index = Path(capsys.readouterr().out.strip().splitlines()[-1]).read_text()
+    assert "<span>method</span><b>majority-vote:3</b>" in index
+    # per question, the level filter names the method
+    assert "<option>majority-vote-3</option>" in index
