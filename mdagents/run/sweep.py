@@ -123,8 +123,9 @@ class Sweep:
 # ---------------------------------------------------------------- reading and checking the grid
 
 
-def load_sweep(path: str | Path, parser: CellParser) -> Sweep:
-    """Read GRID.yaml and check every cell with the run command's parser; raises GridError."""
+def load_sweep(path: str | Path, parser: CellParser, *, overrides: dict[str, Any] | None = None) -> Sweep:
+    """Read GRID.yaml (top-level keys replaced by `overrides`, from `sweep --set`) and check every cell
+    with the run command's parser; raises GridError."""
     path = Path(path)
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
@@ -134,6 +135,8 @@ def load_sweep(path: str | Path, parser: CellParser) -> Sweep:
         raise UsageError(f"{path}: not valid YAML ({exc})") from None
     if not isinstance(data, dict) or not data:
         raise UsageError(f"{path}: expected a mapping of run options (model: ..., dataset: ...)")
+    if overrides:
+        data = {_canonical(k): v for k, v in data.items()} | {_canonical(k): v for k, v in overrides.items()}
     fixed, axes = _split(path, data, parser)
     repeats = _repeats(path, data.get("repeats", 1))
     output_dir = Path(str(fixed.get("output_dir", "output")))

@@ -93,3 +93,23 @@ def test_a_sweep_varies_the_method(tmp_path: Path, capsys: pytest.CaptureFixture
     table = capsys.readouterr().out.split("Cost against accuracy:")[1]
     labels = [line.split("|")[1].strip() for line in table.splitlines() if line.startswith("| ")][1:]
     assert labels == ["cot", "cot-sc:5", "mdagents · adaptive"]
+
+
+def test_the_shipped_paper_sweep_runs_under_the_oracle(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    paper = Path(__file__).resolve().parents[2] / "examples" / "paper_table.yaml"
+    overrides = ["--set", "model=mock/oracle", "--set", "num_samples=2", "--set", "repeats=1",
+                 "--set", f"output_dir={tmp_path / 'paper'}", "--set", f"cache_path={tmp_path / 'c.sqlite'}"]
+    assert main(["sweep", str(paper), *overrides]) == 0
+    capsys.readouterr()
+    assert main(["report", str(tmp_path / "paper")]) == 0
+    table = capsys.readouterr().out.split("Cost against accuracy:")[1]
+    rows = [line for line in table.splitlines() if line.startswith("| ") and line.split("|")[2].strip() == "medqa"]
+    assert len(rows) == len(yaml.safe_load(paper.read_text())["method"])
+    assert all("100.0%" in row for row in rows)
+    assert any("88.7 ± 4.0 (gpt-4, MDAgents)" in row for row in rows)
+
+
+def test_sweep_set_must_be_key_value(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    paper = Path(__file__).resolve().parents[2] / "examples" / "paper_table.yaml"
+    assert main(["sweep", str(paper), "--set", "model", "--dry-run"]) == 2
+    assert "--set takes KEY=VALUE" in capsys.readouterr().err
