@@ -45,7 +45,7 @@ def print_plan(config: RunConfig, questions: list[Question], *, done: int, exemp
         if method.solve is not None and method.calls is None:
             table.add_row([level, "set by the plugin", "–", "–", "–"])
             continue
-        est = (LevelEstimate(level, method.calls or 0, method.calls or 0) if method.solve is not None
+        est = (LevelEstimate(level, *method.calls) if method.solve is not None and method.calls is not None
                else calls_per_question(level, settings, n, adaptive=adaptive))
         lo_in, lo_out = est.tokens(q_tokens, est.calls_min)
         hi_in, hi_out = est.tokens(q_tokens, est.calls_max)

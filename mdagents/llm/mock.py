@@ -73,6 +73,12 @@ def step_reply(text: str, answer: tuple[str, str] | None, difficulty: str) -> st
     if "Final Review and Decision Team" in text and "Organize exactly" in text:
         return recruit_teams(_count(r"Organize exactly (\d+) groups", text, 3),
                              _count(r"groups of (\d+) members", text, 3))
+    if "distinct fields of medicine" in text:
+        fields = _count(r"List exactly (\d+) distinct", text, 5)
+        return "\n".join(f"{i}. {_ROLES[(i - 1) % len(_ROLES)]}{'' if i <= len(_ROLES) else f' {i}'}"
+                         for i in range(1, fields + 1))
+    if 'Reply with a first line "Agree: yes"' in text:
+        return "Agree: yes"
     if "Talk: yes or no" in text:
         return "Talk: no"
     if "Extract key knowledge" in text:

@@ -149,7 +149,7 @@ class RunConfig:
                                   "has no levels")
             if (self.rag or self.critic) and not method.one_final_call:
                 raise ConfigError(f"--rag and --critic wrap a method's single final call; --method {self.method} "
-                                  "decides by a vote (use zero-shot, few-shot, cot or mdagents)")
+                                  "decides by a vote (use mdagents, zero-shot, few-shot, cot or medagents)")
         if self.prompts_dir is not None:
             override_hashes(self.prompts_dir)
 

@@ -15,8 +15,9 @@ from mdagents.run.fingerprint import fingerprint_fields, short_hash
 from tests.locations import SAMPLES
 from tests.runs_helpers import cli_args, good_server, only_run_dir, read_records
 
-ALL = ["zero-shot", "few-shot", "cot", "cot-sc:3", "majority-vote:3", "llm-debate:2:2"]
-CALLS = {"zero-shot": 1, "few-shot": 1, "cot": 1, "cot-sc:3": 3, "majority-vote:3": 3, "llm-debate:2:2": 4}
+ALL = ["zero-shot", "few-shot", "cot", "cot-sc:3", "majority-vote:3", "llm-debate:2:2", "medagents:3:1:2"]
+CALLS = {"zero-shot": 1, "few-shot": 1, "cot": 1, "cot-sc:3": 3, "majority-vote:3": 3, "llm-debate:2:2": 4,
+         "medagents:3:1:2": 11}
 REPO = Path(__file__).resolve().parents[2]
 
 
