@@ -49,7 +49,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     method = parser.add_argument_group("method")
     method.add_argument("--method", default="mdagents", metavar="NAME",
                         help="how each question is answered: mdagents (the adaptive levels, default), a baseline "
-                             "(zero-shot, few-shot, cot, cot-sc[:k], majority-vote[:n], llm-debate[:agents:rounds], medagents), "
+                             "(zero-shot, few-shot, cot, cot-sc[:k], medprompt, majority-vote[:n], llm-debate[:agents:rounds], "
+                             "medagents), "
                              "a plugin file path/to/file.py:function or an installed plugin's name (docs/methods.md)")
     method.add_argument(*_both("--prompts-dir"), dest="prompts_dir", default=None, metavar="DIR",
                         help="prompt templates that replace the shipped ones of the same name (e.g. DIR/method_cot.txt)")

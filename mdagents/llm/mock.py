@@ -95,6 +95,16 @@ def step_reply(text: str, answer: tuple[str, str] | None, difficulty: str) -> st
     return f"Weighing the findings step by step, the best option is {option}.\nAnswer: ({letter}) {option}"
 
 
+def as_shown(answer: tuple[str, str] | None, text: str) -> tuple[str, str] | None:
+    """The expected answer under the letter the prompt's last options line gives its text (a method
+    may show the options in another order than the run did)."""
+    if answer is None:
+        return None
+    shown = options_after(text, text.rfind("Options:"))
+    return next(((letter, option) for letter, option in shown.items() if option.strip() == answer[1].strip()),
+                answer)
+
+
 class MockProvider:
     """`oracle` gives the expected answer; `random` picks an option (and a level) seeded by --seed."""
 
@@ -117,7 +127,7 @@ class MockProvider:
         if self.model == "oracle":
             # Spread questions over the three levels so a smoke run goes through every pipeline.
             level = _LEVELS[int(hashlib.sha256(text.encode()).hexdigest(), 16) % len(_LEVELS)]
-            return step_reply(text, expected_answer.get(), level)
+            return step_reply(text, as_shown(expected_answer.get(), text), level)
         options = options_after(text, text.rfind("Options:")) or dict(
             zip("ABCD", ("A", "B", "C", "D"), strict=True))
         letter = rng.choice(sorted(options))

@@ -20,14 +20,14 @@ from types import ModuleType
 
 from mdagents.data.datasets import Question
 from mdagents.errors import ConfigError
-from mdagents.methods import cot, cot_sc, few_shot, llm_debate, majority_vote, medagents, zero_shot
+from mdagents.methods import cot, cot_sc, few_shot, llm_debate, majority_vote, medagents, medprompt, zero_shot
 from mdagents.pipelines.base import Decision, PipelineContext
 
 DEFAULT_METHOD = "mdagents"
 Solver = Callable[[Question, PipelineContext], Awaitable[Decision | str]]
 
 BUILTIN: dict[str, ModuleType] = {m.NAME: m for m in (zero_shot, few_shot, cot, cot_sc, majority_vote, llm_debate,
-                                                       medagents)}
+                                                       medagents, medprompt)}
 
 
 @dataclass(frozen=True)
@@ -39,6 +39,7 @@ class Method:
     one_final_call: bool = False  # the answer is one call, which --rag and --critic can wrap
     source_sha256: str | None = None  # a plugin file's content hash (its code changes results)
     calls: tuple[int, int] | None = None  # (fewest, most) model calls per question (for --dry-run); None: unknown
+    train_pool: int = 0  # train questions the run loads for the method (beyond --num-exemplars)
 
     @property
     def label(self) -> str:
@@ -115,5 +116,6 @@ def _resolve_named(spec: str) -> Method:
     solve = functools.partial(module.solve, **dict(zip(module.PARAMS, values, strict=True))) if values else module.solve
     kwargs = dict(zip(getattr(module, "PARAMS", ()), values, strict=True))
     count = module.calls(**kwargs) if hasattr(module, "calls") else 1  # no `calls`: a single call
+    pool = module.train_pool(**kwargs) if hasattr(module, "train_pool") else 0
     return Method(canonical, solve, one_final_call=getattr(module, "ONE_FINAL_CALL", False),
-                  calls=count if isinstance(count, tuple) else (count, count))
+                  calls=count if isinstance(count, tuple) else (count, count), train_pool=pool)

@@ -44,10 +44,15 @@ def letters_of(replies: Sequence[str], question: Question) -> list[str | None]:
 
 def vote_decision(method: str, question: Question, replies: Sequence[str], **details: Any) -> Decision:
     """The decision of a vote over `replies`: its text ends with the winner's contract line."""
-    vote = majority(letters_of(replies, question))
+    return decided(method, question, majority(letters_of(replies, question)), **details)
+
+
+def decided(method: str, question: Question, vote: Vote, **details: Any) -> Decision:
+    """A vote's decision, its text ending with the winner's answer line (or naming no option)."""
+    total = len(vote.letters)
     if vote.winner is None:
-        text = f"None of the {len(replies)} answers named one of the options: no majority."
+        text = f"None of the {total} answers named one of the options: no majority."
     else:
-        text = (f"Majority vote: {vote.counts[vote.winner]} of {len(replies)} answers chose this option.\n"
+        text = (f"Majority vote: {vote.counts[vote.winner]} of {total} answers chose this option.\n"
                 f"Answer: ({vote.winner}) {question.options[vote.winner]}")
     return Decision(text=text, level=method, details={"vote": vote.to_dict(), **details})

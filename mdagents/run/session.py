@@ -35,6 +35,7 @@ from mdagents.llm.client import LLM, RetryPolicy
 from mdagents.llm.factory import build_llm
 from mdagents.llm.models import parse_model
 from mdagents.llm.prices import no_price_fix
+from mdagents.methods import resolve as resolve_method
 from mdagents.pipelines.base import Finalizer, finalize_once
 from mdagents.pipelines.exemplars import RUN_TRANSCRIPT
 from mdagents.run.config import RunConfig, cache_path_for
@@ -208,7 +209,8 @@ def execute_run(config: RunConfig, hooks: RunHooks | None = None, *,
     shard = str(config.shard) if config.shard else None
     run_path = choose_run_dir(Path(config.output_dir), name, fingerprint, new_run=config.new_run)
     run_dir = RunDirectory(run_path, shard=shard, transcripts=config.transcripts)
-    exemplars = load_exemplars(source, config.settings.num_exemplars)
+    # the exemplars, and the train pool a method searches (medprompt's nearest neighbours)
+    exemplars = load_exemplars(source, max(config.settings.num_exemplars, resolve_method(config.method).train_pool))
     wanted = config.settings.num_exemplars
     if config.difficulty in ("basic", "adaptive") and len(exemplars) < wanted:
         why = (f"{source.train_path} has only {len(exemplars)}" if source.train_path
