@@ -2,7 +2,7 @@
 
 `--prompts-dir DIR` overrides shipped templates by name: `DIR/basic_answer.txt` replaces
 `basic_answer.txt` (and `DIR/critic/x.txt` replaces `critic/x.txt`) for the run that set it
-(`use_overrides`, a context variable, so concurrent runs in other threads keep their own).
+(`overridden`, a context variable, so concurrent runs in other threads keep their own).
 The templates of the baseline methods (`method_*.txt`) are hashed apart (`method_hashes`): a run
 of the default method keeps the fingerprint it had before they existed.
 """
@@ -10,6 +10,8 @@ of the default method keeps the fingerprint it had before they existed.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
@@ -83,6 +85,11 @@ def override_hashes(directory: str | Path) -> dict[str, str]:
     return found
 
 
-def use_overrides(directory: str | Path | None) -> None:
-    """Make `load` read templates from `directory` first (None: shipped templates only), in this context."""
-    _overrides.set(None if directory is None else Path(directory).resolve())
+@contextmanager
+def overridden(directory: str | Path | None) -> Iterator[None]:
+    """Within the block, `load` reads templates from `directory` first (None: the shipped templates only)."""
+    token = _overrides.set(None if directory is None else Path(directory).resolve())
+    try:
+        yield
+    finally:
+        _overrides.reset(token)

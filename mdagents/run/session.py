@@ -192,9 +192,14 @@ class RunFailed(MDAgentsError):
 def execute_run(config: RunConfig, hooks: RunHooks | None = None, *,
                 manifest_extra: dict[str, Any] | None = None) -> RunResult | DryRunPlan:
     """Run one configuration; `manifest_extra` adds to the manifest (a sweep names its executor and cell)."""
+    with prompts.overridden(config.prompts_dir):  # --prompts-dir applies to this run only
+        return _execute_run(config, hooks, manifest_extra=manifest_extra)
+
+
+def _execute_run(config: RunConfig, hooks: RunHooks | None = None, *,
+                 manifest_extra: dict[str, Any] | None = None) -> RunResult | DryRunPlan:
     hooks = hooks or RunHooks()
     spec = config.model_spec
-    prompts.use_overrides(config.prompts_dir)  # this run's templates (a sweep's next cell sets its own)
     # Keys (and a --max-cost without a price) first: reported before any dataset work.
     budget = Budget(config.max_cost)
     llm = None if config.dry_run else make_llm(config, budget=budget)

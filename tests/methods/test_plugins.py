@@ -126,6 +126,9 @@ def test_prompts_dir_change_is_a_new_configuration(tmp_path: Path, capsys: pytes
     (prompts / "basic_answer.txt").write_text("Version two.\n$question\nAnswer: (X) option text\n")
     assert main(args) == 2
     assert "prompt_overrides.basic_answer.txt" in capsys.readouterr().err
+    from mdagents.prompts import load
+
+    assert not load("basic_answer").startswith("Version")  # the override ended with its run
 
 
 @pytest.mark.parametrize(("name", "message"), [("method_cott.txt", "override no shipped prompt"),
