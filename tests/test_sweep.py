@@ -49,7 +49,7 @@ def test_two_models_two_datasets_two_levels_then_rerun_makes_no_call(tmp_path: P
         assert "8 unit(s) already finished, 0 to run" in err
 
         assert main(["report", str(out)]) == 0
-        table = capsys.readouterr().out
+        table = capsys.readouterr().out.split("Cost against accuracy:")[0]  # the cells table, then the cost one
         assert table.count("openai/gpt-4.1-mini") == 4 and "95% Wilson" in table
 
         # Killed after a cell's last record, before its manifest was closed: closed without a call.
@@ -103,7 +103,7 @@ def test_grid_and_repeats_go_to_their_own_folders(tmp_path: Path) -> None:
     ("model: []\n", "grid.yaml: model: empty list"),
     ("difficulty: [basic, expert]\n", "grid.yaml: difficulty: expert: argument --difficulty: invalid choice"),
     ("concurrency: 0\n", "grid.yaml: concurrency: invalid value for --concurrency"),
-    ("seed: [1, 2]\n", "grid.yaml: seed: only model, dataset, difficulty may be lists here"),
+    ("seed: [1, 2]\n", "grid.yaml: seed: only model, dataset, difficulty, method may be lists here"),
     ("grid:\n  rounds: 3\n", "grid.yaml: grid.rounds: must be a list of values"),
     ("num-experts: 3\ngrid:\n  num_experts: [2, 3]\n", "grid.yaml: grid.num_experts: is also set at the top level"),
     ("grid:\n  rounds: [1, 0]\n", "grid.yaml: grid.rounds: 0: invalid value for --rounds"),

@@ -101,6 +101,11 @@ def display_names(runs: Sequence[Run]) -> dict[Path, str]:
     return {run.path: run.name if unique else str(run.path) for run in runs}
 
 
+def run_method(run: Run) -> str:
+    """The run's --method (runs made before methods existed ran the default, `mdagents`)."""
+    return str((run.manifest.get("config") or {}).get("method") or run.summary.get("method") or "mdagents")
+
+
 def summarize_run(run: Run, *, bootstrap: int = 2000, seed: int = 0, name: str | None = None) -> dict[str, Any]:
     """Everything the report prints about one run, as a JSON-ready dict."""
     records = run.records
@@ -148,6 +153,7 @@ def summarize_run(run: Run, *, bootstrap: int = 2000, seed: int = 0, name: str |
         "latency_p50_s": percentile(latencies, 50),
         "latency_p95_s": percentile(latencies, 95),
         "models": sorted({str(r["model"]) for r in records if r.get("model")}),
+        "method": run_method(run),
         "warnings": list(run.warnings),
     }
     critic = critic_section(records)
@@ -348,8 +354,10 @@ def _overview_rows(reports: Sequence[dict[str, Any]]) -> list[list[str]]:
 
     sample_rows = [row("data", lambda r: "SAMPLE SET (not the public benchmark)" if r["sample_set"] else "")
                    ] if any(r["sample_set"] for r in reports) else []
+    method_rows = [row("method", lambda r: r["method"])] if any(r["method"] != "mdagents" for r in reports) else []
     return [
         row("status", lambda r: r["status"]),
+        *method_rows,
         *sample_rows,
         row("n", lambda r: r["n"]),
         row("accuracy (graded samples)", lambda r: _pct(r["accuracy"])),
@@ -409,6 +417,10 @@ def render_text(reports: Sequence[dict[str, Any]], *, markdown: bool = False, li
     if rag_rows:
         parts += [heading("Guideline retrieval (RAG)"),
                   _table(["run", "with retrieval", "answers changed", "chunks per question"], rag_rows, markdown)]
+    if len(reports) > 1:
+        from mdagents.analysis.cost_accuracy import render_table, report_points
+
+        parts += [heading("Cost against accuracy"), render_table(report_points(reports, labels), markdown=markdown)]
     comparisons = all_comparisons(reports)
     if comparisons:
         parts += [heading("Paired comparisons on shared ids (a minus b)"),

@@ -284,7 +284,7 @@ def _load_manifest(directory: Path, problems: list[str]) -> dict[str, Any]:
 
 # Columns every row of a run gets from its manifest: how the run was made, so runs concatenated
 # into one frame can be told apart and grouped.
-RUN_COLUMNS = ("run", "model", "base_url", "difficulty_mode", "dataset", "split", "sample_set", "rag", "critic",
+RUN_COLUMNS = ("run", "model", "base_url", "method", "difficulty_mode", "dataset", "split", "sample_set", "rag", "critic",
                "critic_model", "seed", "run_status", "run_started_at")
 USAGE_COLUMNS = ("run", "id", "role", "calls", "input_tokens", "cached_tokens", "output_tokens", "cost_usd")
 _DATETIME_COLUMNS = ("finished_at", "run_started_at")
@@ -300,6 +300,7 @@ def run_columns(run: Run) -> dict[str, Any]:
     config = run.manifest.get("config") or {}
     return {
         "run": run.name, "model": config.get("model"), "base_url": config.get("base_url"),
+        "method": config.get("method") or "mdagents",
         "difficulty_mode": config.get("difficulty"), "dataset": config.get("dataset"), "split": config.get("split"),
         "sample_set": run.manifest.get("sample_set", run.summary.get("sample_set")),
         "rag": config.get("rag"), "critic": config.get("critic"), "critic_model": config.get("critic_model"),

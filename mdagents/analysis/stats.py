@@ -72,6 +72,8 @@ def clustered_interval(clusters: Sequence[Cluster], confidence: float = 0.95) ->
 def cluster_bootstrap_interval(clusters: Sequence[Cluster], n_resamples: int = 2000, confidence: float = 0.95,
                                seed: int = 0) -> tuple[float, float]:
     """Percentile bootstrap of the pooled proportion, resampling whole questions (all their repeats)."""
+    import numpy as np  # here, not at the top: a run's summary needs only the Wilson interval
+
     data = np.asarray([c for c in clusters if c[1]], dtype=float).reshape(-1, 2)
     if data.shape[0] == 0 or n_resamples <= 0:
         return math.nan, math.nan

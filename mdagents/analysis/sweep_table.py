@@ -53,7 +53,7 @@ def cell_row(run_dir: Path, axes: dict[str, Any]) -> dict[str, Any]:
         run = load_run(run_dir)
     report = summarize_run(run, bootstrap=0)
     cost, correct = report["cost_usd"], report["correct"]
-    return row | {key: report[key] for key in ("n", "correct", "accuracy", "ci_low", "ci_high", "parse_failures",
+    return row | {"method": axes.get("method") or report["method"]} | {key: report[key] for key in ("n", "correct", "accuracy", "ci_low", "ci_high", "parse_failures",
                                                 "errors", "calls_per_question", "cost_usd", "paid_usd",
                                                 "replayed_usd", "status")} | {
         "input_tokens_per_question": report["input_tokens_mean"],

@@ -9,9 +9,14 @@ from prettytable import PrettyTable
 from mdagents.data.datasets import Question
 from mdagents.llm.prices import resolve_price
 from mdagents.llm.types import Usage
+from mdagents.methods import DEFAULT_METHOD, resolve
 from mdagents.pipelines.base import LEVELS
 from mdagents.run.config import RunConfig
-from mdagents.run.estimate import calls_per_question
+from mdagents.run.estimate import LevelEstimate, calls_per_question
+
+
+def _method_or_difficulty(config: RunConfig) -> str:
+    return f"difficulty {config.difficulty}" if config.method == DEFAULT_METHOD else f"method {config.method}"
 
 
 def print_plan(config: RunConfig, questions: list[Question], *, done: int, exemplars: int) -> None:
@@ -20,7 +25,7 @@ def print_plan(config: RunConfig, questions: list[Question], *, done: int, exemp
     price = resolve_price(spec, price_file=config.price_file, price_in=config.price_in, price_out=config.price_out)
     n = len(questions)
     print(f"dry run: {n} question(s) to run ({done} already done) · model {spec.name} · "
-          f"difficulty {config.difficulty}" + (f" · shard {config.shard}" if config.shard else ""))
+          f"{_method_or_difficulty(config)}" + (f" · shard {config.shard}" if config.shard else ""))
     for q in questions[:5]:
         print(f"  {q.id}: {q.question[:90]}{'…' if len(q.question) > 90 else ''}")
     if n > 5:
@@ -31,10 +36,17 @@ def print_plan(config: RunConfig, questions: list[Question], *, done: int, exemp
     adaptive = config.difficulty == "adaptive"
     settings = replace(config.settings, num_exemplars=min(exemplars, config.settings.num_exemplars))
     levels = LEVELS if adaptive else (config.difficulty,)
+    method = resolve(config.method)
+    if method.solve is not None:
+        levels = (method.name,)
     table = PrettyTable(["if every question went to", "calls/q", "input tok/q", "output tok/q", f"cost for {n} (USD)"])
     table.align = "r"
     for level in levels:
-        est = calls_per_question(level, settings, n, adaptive=adaptive)
+        if method.solve is not None and method.calls is None:
+            table.add_row([level, "set by the plugin", "–", "–", "–"])
+            continue
+        est = (LevelEstimate(level, *method.calls) if method.solve is not None and method.calls is not None
+               else calls_per_question(level, settings, n, adaptive=adaptive))
         lo_in, lo_out = est.tokens(q_tokens, est.calls_min)
         hi_in, hi_out = est.tokens(q_tokens, est.calls_max)
         lo_cost = None if price is None else price.cost(Usage(lo_in * n, lo_out * n))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 import warnings
+from pathlib import Path
 
 from mdagents.analysis.report import FORMATS, all_comparisons, build_report, render
 from mdagents.analysis.runs import load_runs
@@ -43,17 +44,35 @@ def execute(args: argparse.Namespace) -> int:
 
         path = plot_runs(reports, args.plot)
         print(f"plot written to {path}", file=sys.stderr)
+        if len(reports) > 1:
+            from mdagents.analysis.cost_accuracy import plot, report_points
+            from mdagents.analysis.report import short_labels
+
+            cost_path = plot(report_points(reports, short_labels([r["run"] for r in reports])[0]),
+                             cost_plot_path(args.plot))
+            print(f"cost-accuracy plot written to {cost_path}", file=sys.stderr)
     return 0
 
 
 def _sweep_report(args: argparse.Namespace) -> int:
     """A sweep directory: one row per cell, from what the cells hold now."""
+    from mdagents.analysis.cost_accuracy import plot, render_table, sweep_points
     from mdagents.analysis.sweep_table import render, sweep_rows
 
     axes, rows = sweep_rows(args.runs[0])
     print(render(axes, rows, args.format))
+    if args.format in ("table", "markdown"):
+        print("\nCost against accuracy:\n" + render_table(sweep_points(axes, rows), markdown=args.format == "markdown"))
     if args.plot:
         from mdagents.analysis.plots import plot_sweep
 
         print(f"plot written to {plot_sweep(axes, rows, args.plot)}", file=sys.stderr)
+        cost_path = plot(sweep_points(axes, rows), cost_plot_path(args.plot), title="Sweep: cost against accuracy")
+        print(f"cost-accuracy plot written to {cost_path}", file=sys.stderr)
     return 0
+
+
+def cost_plot_path(plot: str) -> Path:
+    """`out.png` -> `out.cost-accuracy.png`, beside the report's plot."""
+    path = Path(plot)
+    return path.with_name(f"{path.stem}.cost-accuracy{path.suffix or '.png'}")

@@ -48,6 +48,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
                        help="sqlite response cache (default: .cache/responses.sqlite)")
 
     method = parser.add_argument_group("method")
+    method.add_argument("--method", default="mdagents", metavar="NAME",
+                        help="how each question is answered: mdagents (the adaptive levels, default), a baseline "
+                             "(zero-shot, few-shot, cot, cot-sc[:k], medprompt, majority-vote[:n], llm-debate[:agents:rounds], "
+                             "medagents), "
+                             "a plugin file path/to/file.py:function or an installed plugin's name (docs/methods.md)")
+    method.add_argument(*_both("--prompts-dir"), dest="prompts_dir", default=None, metavar="DIR",
+                        help="prompt templates that replace the shipped ones of the same name (e.g. DIR/method_cot.txt)")
     method.add_argument("--difficulty", default="adaptive", choices=DIFFICULTIES,
                         help="adaptive (LLM classifies each question) or force one level (default: adaptive)")
     method.add_argument(*_both("--num-experts"), dest="num_experts", type=int, default=5, help="intermediate: experts (default: 5)")
@@ -143,6 +150,7 @@ def config_from_args(args: argparse.Namespace) -> RunConfig:
         rag=args.rag, rag_k=args.rag_k, db_url=args.db_url, critic=args.critic, critic_model=args.critic_model,
         critic_attempts=args.critic_attempts, critic_abstain=args.critic_abstain, transcripts=args.transcripts,
         repeats=args.repeats, extractor=args.extractor, wait=args.wait, new_run=args.new_run,
+        method=args.method, prompts_dir=args.prompts_dir,
     ).validate()
 
 
@@ -233,8 +241,9 @@ def summary_table(summary: dict[str, Any], model: str) -> str:
         table.add_row(row(level, stats))
     table.add_row(row("all", summary))
     cost = cost_line(summary)
+    method = summary.get("method") or "mdagents"
     lines = [
-        f"model {model}",
+        f"model {model}" + ("" if method == "mdagents" else f" · method {method}"),
         table.get_string(),
         f"parse failures {summary['parse_failures']} · errors {summary['errors']} · abstained {summary['abstained']}",
         f"grading: {grading_line(summary['grading'])}",

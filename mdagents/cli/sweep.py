@@ -27,6 +27,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="run only slice i/n of every cell (e.g. a Slurm array task: $SLURM_ARRAY_TASK_ID/N)")
     parser.add_argument("--dry-run", dest="dry_run", action="store_true",
                         help="list the cells, where they go and what is left to do; call no model")
+    parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
+                        help="replace a top-level key of the grid file (VALUE read as YAML: a list works), e.g. "
+                             "--set model=openai/gpt-4o --set 'dataset=[medqa]'; repeatable")
 
 
 def cell_parser() -> CellParser:
@@ -63,7 +66,7 @@ def execute(args: argparse.Namespace) -> int:
     if shard and args.shards > 1:
         raise UsageError("--shard i/n runs one slice; --shards N runs them all: give one of them")
     executor = make_executor(args.executor, parallel=args.parallel, ray_address=args.ray_address)
-    sweep = load_sweep(args.grid, cell_parser())
+    sweep = load_sweep(args.grid, cell_parser(), overrides=parse_overrides(args.overrides))
     planned = plan_units(sweep, shards=args.shards, shard=shard)
     todo = list(pending(planned))
     if args.dry_run:
@@ -90,8 +93,28 @@ def execute(args: argparse.Namespace) -> int:
     written = write_tables(sweep.output_dir)
     axes, rows = sweep_rows(sweep.output_dir)
     print(render_table(axes, rows))
+    from mdagents.analysis.cost_accuracy import render_table as cost_table
+    from mdagents.analysis.cost_accuracy import sweep_points
+
+    print("\nCost against accuracy:\n" + cost_table(sweep_points(axes, rows)))
     print("written: " + ", ".join(str(p) for p in written.values()))
     return _exit_code(outcomes, expected=len(todo))
+
+
+def parse_overrides(items: list[str]) -> dict[str, object]:
+    """`--set key=value` pairs, each value read as YAML (`3`, `true`, `[a, b]`)."""
+    import yaml
+
+    overrides: dict[str, object] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise UsageError(f"--set takes KEY=VALUE, e.g. --set model=openai/gpt-4o; got {item!r}")
+        try:
+            overrides[key.strip()] = yaml.safe_load(value)
+        except yaml.YAMLError:
+            raise UsageError(f"--set {item}: the value is not valid YAML") from None
+    return overrides
 
 
 def say(text: str) -> None:

@@ -75,6 +75,12 @@ def step_reply(text: str, answer: tuple[str, str] | None, difficulty: str) -> st
     if "Final Review and Decision Team" in text and "Organize exactly" in text:
         return recruit_teams(_count(r"Organize exactly (\d+) groups", text, 3),
                              _count(r"groups of (\d+) members", text, 3))
+    if "distinct fields of medicine" in text:
+        fields = _count(r"List exactly (\d+) distinct", text, 5)
+        return "\n".join(f"{i}. {_ROLES[(i - 1) % len(_ROLES)]}{'' if i <= len(_ROLES) else f' {i}'}"
+                         for i in range(1, fields + 1))
+    if 'Reply with a first line "Agree: yes"' in text:
+        return "Agree: yes"
     if "Talk: yes or no" in text:
         return "Talk: no"
     if "Extract key knowledge" in text:
@@ -89,6 +95,16 @@ def step_reply(text: str, answer: tuple[str, str] | None, difficulty: str) -> st
         return "I cannot tell which question this is."
     letter, option = answer
     return f"Weighing the findings step by step, the best option is {option}.\nAnswer: ({letter}) {option}"
+
+
+def as_shown(answer: tuple[str, str] | None, text: str) -> tuple[str, str] | None:
+    """The expected answer under the letter the prompt's last options line gives its text (a method
+    may show the options in another order than the run did)."""
+    if answer is None:
+        return None
+    shown = options_after(text, text.rfind("Options:"))
+    return next(((letter, option) for letter, option in shown.items() if option.strip() == answer[1].strip()),
+                answer)
 
 
 class MockProvider:
@@ -113,7 +129,7 @@ class MockProvider:
         if self.model == "oracle":
             # Spread questions over the three levels so a smoke run goes through every pipeline.
             level = _LEVELS[int(hashlib.sha256(text.encode()).hexdigest(), 16) % len(_LEVELS)]
-            return step_reply(text, expected_answer.get(), level)
+            return step_reply(text, as_shown(expected_answer.get(), text), level)
         options = options_after(text, text.rfind("Options:")) or dict(
             zip("ABCD", ("A", "B", "C", "D"), strict=True))
         letter = rng.choice(sorted(options))

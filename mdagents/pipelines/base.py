@@ -87,5 +87,5 @@ class Decision:
     """A pipeline's outcome for one question."""
 
     text: str
-    level: Level
+    level: str  # a Level under the default method; another method's name otherwise
     details: dict[str, Any] = field(default_factory=dict)

@@ -89,6 +89,8 @@ class RunConfig:
     wait: bool = False  # wait for another process that holds the run directory, instead of exit 2
     new_run: bool = False  # a separate run directory when the existing one holds another configuration
     extractor: str | None = None  # None, "llm" (the run's model) or "llm:provider/model"
+    method: str = "mdagents"  # --method: the adaptive levels, a baseline (mdagents/methods/) or a plugin
+    prompts_dir: str | None = None  # --prompts-dir: templates that override the shipped ones by name
 
     def in_flight_cap(self) -> int:
         """Requests in flight per provider endpoint: --max-connections, or by default enough for every
@@ -139,6 +141,7 @@ class RunConfig:
             raise ConfigError("--max-tokens must be at least 16")
         if not 0.0 <= self.settings.temperature <= 2.0:
             raise ConfigError("--temperature must be between 0 and 2")
+        self._validate_method()
         if self.fresh and self.retry_failed:
             raise ConfigError("--fresh and --retry-failed contradict each other")
         from mdagents.llm.prices import resolve_price
@@ -146,6 +149,30 @@ class RunConfig:
         # Raises ConfigError for an unknown model name, a half-given price or an unreadable price file.
         resolve_price(self.model_spec, price_file=self.price_file, price_in=self.price_in, price_out=self.price_out)
         return self
+
+    def _validate_method(self) -> None:
+        """Canonical --method name (defaults filled in); the options that only the default method has."""
+        from mdagents.methods import DEFAULT_METHOD, resolve
+        from mdagents.prompts import override_hashes
+
+        method = resolve(self.method)
+        self.method = method.name
+        if method.name != DEFAULT_METHOD:
+            if self.difficulty != "adaptive":
+                raise ConfigError(f"--difficulty chooses a level of the mdagents method; --method {self.method} "
+                                  "has no levels")
+            if (self.rag or self.critic) and not method.one_final_call:
+                raise ConfigError(f"--rag and --critic wrap a method's single final call; --method {self.method} "
+                                  "decides by a vote (use mdagents, zero-shot, few-shot, cot or medagents)")
+        if self.prompts_dir is not None:
+            override_hashes(self.prompts_dir)
+
+    @property
+    def run_label(self) -> str:
+        """The method part of the run name: the difficulty mode of the default method, else the method."""
+        from mdagents.methods import DEFAULT_METHOD, slug
+
+        return self.difficulty if self.method == DEFAULT_METHOD else slug(self.method)
 
     @property
     def extractor_model(self) -> str | None:

@@ -22,7 +22,7 @@ class LevelEstimate:
     calls_max: int
 
     def tokens(self, question_tokens: int, calls: int) -> tuple[int, int]:
-        factor = HISTORY_FACTOR[self.level]
+        factor = HISTORY_FACTOR.get(self.level, 1.0)  # a baseline method: no growing history
         return int(calls * (question_tokens + PROMPT_OVERHEAD_TOKENS) * factor), calls * OUTPUT_TOKENS_PER_CALL
 
 

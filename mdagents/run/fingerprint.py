@@ -25,6 +25,7 @@ NOT_IN_FINGERPRINT = frozenset({
     "output_dir", "fresh", "retry_failed", "use_cache", "cache_path", "concurrency", "max_connections",
     "timeout", "max_retries", "max_cost", "price_file", "dry_run", "shard", "verbose", "transcripts",
     "data_dir", "dataset", "wait", "new_run", "price_in", "price_out", "quiet", "executor",
+    "prompts_dir",  # counted by the content of the prompts it overrides, not by where they are
 })
 
 
@@ -34,11 +35,30 @@ class ConfigurationChanged(UsageError):
 
 def fingerprint_fields(config: RunConfig, dataset_path: Path) -> dict[str, Any]:
     fields = {k: v for k, v in config.to_dict().items() if k not in NOT_IN_FINGERPRINT}
+    if config.method == "mdagents":
+        del fields["method"]  # the default method: the fingerprint it had before --method existed
     fields["dataset_path"] = str(dataset_path.resolve())
     fields["dataset_sha256"] = file_sha256(dataset_path)
     fields["extraction_version"] = GRADER_VERSION
     fields["prompt_hashes"] = prompts.hashes()
+    fields |= method_fields(config)
     return json.loads(json.dumps(fields, default=str))  # plain JSON values, as the manifest will hold them
+
+
+def method_fields(config: RunConfig) -> dict[str, Any]:
+    """What a method other than the default adds (its prompts, a plugin's code), and any overridden prompts.
+
+    The default method adds nothing, so its runs keep the fingerprint they had before methods existed."""
+    from mdagents.methods import DEFAULT_METHOD, resolve
+
+    fields: dict[str, Any] = {}
+    if config.method != DEFAULT_METHOD:
+        fields["method_prompt_hashes"] = prompts.method_hashes()
+        if digest := resolve(config.method).source_sha256:
+            fields["method_source_sha256"] = digest
+    if config.prompts_dir is not None:
+        fields["prompt_overrides"] = prompts.override_hashes(config.prompts_dir)
+    return fields
 
 
 def short_hash(fields: dict[str, Any]) -> str:

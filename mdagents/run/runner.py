@@ -23,6 +23,7 @@ from mdagents.llm.limiter import request_priority, retry_wait
 from mdagents.llm.mock import expected_answer
 from mdagents.llm.prices import Costs, call_costs
 from mdagents.llm.transcript import Transcript
+from mdagents.methods import resolve as resolve_method
 from mdagents.pipelines.base import Decision, Finalizer, Level, PipelineContext, finalize_once
 from mdagents.redact import redact
 from mdagents.run.config import RunConfig
@@ -207,6 +208,7 @@ class Runner:
         self.shared: dict[str, Any] = {}
         self.stop = asyncio.Event()
         self.waiting = QuestionsWaiting()
+        self.method = resolve_method(config.method)
 
     def transcript_costs(self, transcript: Transcript) -> Costs:
         """Spent and cached-reply costs of a transcript's calls, each priced by the model that made it."""
@@ -227,9 +229,13 @@ class Runner:
         decision: Decision | None = None
         error: str | None = None
         try:
-            level, source = await choose_level(question, ctx, self.config.difficulty)
-            ctx.say(f"[{question.id}] difficulty: {level} ({source})")
-            decision = await pipeline_for(level)(question, ctx)
+            if self.method.solve is not None:  # a baseline or plugin (mdagents/methods/): no levels
+                level, source = self.method.label, "method"  # type: ignore[assignment]
+                decision = await self.method.decide(question, ctx)
+            else:
+                level, source = await choose_level(question, ctx, self.config.difficulty)
+                ctx.say(f"[{question.id}] difficulty: {level} ({source})")
+                decision = await pipeline_for(level)(question, ctx)
             if self.extractor is not None and not ctx.notes.get("abstained"):
                 await self._extract_if_needed(question, decision, ctx)
         except (asyncio.CancelledError, BudgetExceeded):
@@ -247,7 +253,7 @@ class Runner:
             if self.config.verbose:
                 self.log(redact(traceback.format_exc()))
         self._stop_if_endpoint_gone(ctx.transcript)
-        return {"fingerprint": self.fingerprint} | build_record(
+        return {"fingerprint": self.fingerprint, "method": self.method.name} | build_record(
             question, dataset=self.dataset, split=self.config.split, model=self.llm.name, seed=self.config.seed,
             level=level, level_source=source, decision=decision, transcript=ctx.transcript, notes=ctx.notes,
             costs=self.transcript_costs(ctx.transcript), latency_s=time.perf_counter() - started, error=error,

@@ -36,6 +36,7 @@ from mdagents.llm.client import LLM, RetryPolicy
 from mdagents.llm.factory import build_llm
 from mdagents.llm.models import parse_model
 from mdagents.llm.prices import no_price_fix, plus_known
+from mdagents.methods import resolve as resolve_method
 from mdagents.pipelines.base import Finalizer, finalize_once
 from mdagents.pipelines.exemplars import RUN_TRANSCRIPT
 from mdagents.run.config import RunConfig, cache_path_for
@@ -205,6 +206,12 @@ class RunFailed(MDAgentsError):
 def execute_run(config: RunConfig, hooks: RunHooks | None = None, *,
                 manifest_extra: dict[str, Any] | None = None) -> RunResult | DryRunPlan:
     """Run one configuration; `manifest_extra` adds to the manifest (a sweep names its executor and cell)."""
+    with prompts.overridden(config.prompts_dir):  # --prompts-dir applies to this run only
+        return _execute_run(config, hooks, manifest_extra=manifest_extra)
+
+
+def _execute_run(config: RunConfig, hooks: RunHooks | None = None, *,
+                 manifest_extra: dict[str, Any] | None = None) -> RunResult | DryRunPlan:
     hooks = hooks or RunHooks()
     spec = config.model_spec
     # Keys (and a --max-cost without a price) first: reported before any dataset work.
@@ -215,13 +222,14 @@ def execute_run(config: RunConfig, hooks: RunHooks | None = None, *,
         raise DatasetError(f"{source.path} holds no questions")
     if source.sample:
         hooks.note(sample_set_note(source.name))
-    name = run_name(spec.safe_name, source.name, config.difficulty, config.num_samples)
+    name = run_name(spec.safe_name, source.name, config.run_label, config.num_samples)
     fields = fingerprint_fields(config, source.path)
     fingerprint = short_hash(fields)
     shard = str(config.shard) if config.shard else None
     run_path = choose_run_dir(Path(config.output_dir), name, fingerprint, new_run=config.new_run)
     run_dir = RunDirectory(run_path, shard=shard, transcripts=config.transcripts)
-    exemplars = load_exemplars(source, config.settings.num_exemplars)
+    # the exemplars, and the train pool a method searches (medprompt's nearest neighbours)
+    exemplars = load_exemplars(source, max(config.settings.num_exemplars, resolve_method(config.method).train_pool))
     wanted = config.settings.num_exemplars
     if config.difficulty in ("basic", "adaptive") and len(exemplars) < wanted:
         why = (f"{source.train_path} has only {len(exemplars)}" if source.train_path
@@ -308,7 +316,7 @@ def _run_locked(config: RunConfig, hooks: RunHooks, llm: LLM, budget: Budget, so
     manifest_path = run_dir.path / (f"manifest.shard-{config.shard}.json" if config.shard else "manifest.json")
     atomic_write_json(manifest_path, manifest)
 
-    hooks.start(planned, f"{source.name} · {config.difficulty}")
+    hooks.start(planned, f"{source.name} · {config.run_label}")
     run_dir.writer.checkpoint = totals.save  # the totals follow each durable batch of records
 
     runner = Runner(config, llm, run_dir, dataset=source.name, exemplars=exemplars, finalize=finalize,
@@ -327,7 +335,8 @@ def _run_locked(config: RunConfig, hooks: RunHooks, llm: LLM, budget: Budget, so
     summary |= {"status": outcome.status, "model": llm.name, "cache_hits": llm.ledger.cache_hits,
                 "retries": llm.ledger.retries, "spent_usd": rounded_usd(budget.spent_usd),
                 "this_session": session_costs([llm, *extra]), "sample_set": source.sample,
-                "incomplete": INCOMPLETE.get(outcome.status), "fingerprint": fingerprint}
+                "incomplete": INCOMPLETE.get(outcome.status), "fingerprint": fingerprint,
+                "method": config.method}
     summary_path = run_dir.path / (f"summary.shard-{config.shard}.json" if config.shard else "summary.json")
     atomic_write_json(summary_path, summary)
     if config.shard is None:

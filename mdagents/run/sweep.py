@@ -34,7 +34,9 @@ from mdagents.run.config import RunConfig, Shard
 from mdagents.run.session import DryRunPlan, RunHooks, execute_run
 from mdagents.run.store import atomic_write_bytes, atomic_write_json, iter_records, now_iso
 
-LIST_KEYS = ("model", "dataset", "difficulty")
+LIST_KEYS = ("model", "dataset", "difficulty")  # always columns of the sweep table
+# Lists allowed at the top level; cells differing only in these share output_dir (their run names differ).
+TOP_LEVEL_LISTS = (*LIST_KEYS, "method")
 SWEEP_KEYS = ("repeats", "grid")
 # Run options a grid may not set, and why.
 REFUSED = {
@@ -74,7 +76,7 @@ class Cell:
 
     @property
     def label(self) -> str:
-        return " · ".join(f"{v}" if k in LIST_KEYS else f"{k}={v}" for k, v in self.axes.items())
+        return " · ".join(f"{v}" if k in TOP_LEVEL_LISTS else f"{k}={v}" for k, v in self.axes.items())
 
 
 @dataclass(frozen=True)
@@ -121,8 +123,9 @@ class Sweep:
 # ---------------------------------------------------------------- reading and checking the grid
 
 
-def load_sweep(path: str | Path, parser: CellParser) -> Sweep:
-    """Read GRID.yaml and check every cell with the run command's parser; raises GridError."""
+def load_sweep(path: str | Path, parser: CellParser, *, overrides: dict[str, Any] | None = None) -> Sweep:
+    """Read GRID.yaml (top-level keys replaced by `overrides`, from `sweep --set`) and check every cell
+    with the run command's parser; raises GridError."""
     path = Path(path)
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
@@ -132,6 +135,8 @@ def load_sweep(path: str | Path, parser: CellParser) -> Sweep:
         raise UsageError(f"{path}: not valid YAML ({exc})") from None
     if not isinstance(data, dict) or not data:
         raise UsageError(f"{path}: expected a mapping of run options (model: ..., dataset: ...)")
+    if overrides:
+        data = {_canonical(k): v for k, v in data.items()} | {_canonical(k): v for k, v in overrides.items()}
     fixed, axes = _split(path, data, parser)
     repeats = _repeats(path, data.get("repeats", 1))
     output_dir = Path(str(fixed.get("output_dir", "output")))
@@ -141,7 +146,7 @@ def load_sweep(path: str | Path, parser: CellParser) -> Sweep:
         for repeat in range(1, repeats + 1):
             point = dict(zip(names, values, strict=True))
             cells.append(_cell(path, parser, len(cells), fixed, point, repeat if repeats > 1 else None, output_dir))
-    shown = [k for k in names if k in LIST_KEYS or len(axes[k]) > 1]
+    shown = [k for k in names if k in TOP_LEVEL_LISTS or len(axes[k]) > 1]
     for key in LIST_KEYS:
         if key not in shown:
             shown.insert(LIST_KEYS.index(key), key)
@@ -165,8 +170,9 @@ def _split(path: Path, data: dict[Any, Any], parser: CellParser) -> tuple[dict[s
             continue
         _known(path, key, parser)
         if isinstance(value, list):
-            if key not in LIST_KEYS:
-                raise GridError(path, key, f"only {', '.join(LIST_KEYS)} may be lists here; put other lists under grid:")
+            if key not in TOP_LEVEL_LISTS:
+                raise GridError(path, key,
+                                f"only {', '.join(TOP_LEVEL_LISTS)} may be lists here; put other lists under grid:")
             axes[key] = _values(path, key, value)
         else:
             fixed[key] = value
@@ -233,7 +239,7 @@ def _cell(path: Path, parser: CellParser, index: int, fixed: dict[str, Any], poi
           repeat: int | None, output_dir: Path) -> Cell:
     """Build one cell's argv in the file's order and parse it; blame the first key that breaks it."""
     options = {**fixed, **point}
-    folder = [f"{k}={_slug(v)}" for k, v in point.items() if k not in LIST_KEYS]
+    folder = [f"{k}={_slug(v)}" for k, v in point.items() if k not in TOP_LEVEL_LISTS]
     if repeat is not None:
         folder.append(f"repeat={repeat}")
         options["seed"] = int(options.get("seed") or 0) + repeat - 1
@@ -259,6 +265,10 @@ def _cell(path: Path, parser: CellParser, index: int, fixed: dict[str, Any], poi
         axes.setdefault(key, getattr(config, key) if key != "model" else config.model_spec.name)
     if "model" in point:
         axes["model"] = config.model_spec.name
+    if "method" in point:
+        axes["method"] = config.method  # canonical: `cot-sc` is `cot-sc:5`
+    if config.method != "mdagents":
+        axes["difficulty"] = "-"  # a baseline has no levels
     if repeat is not None:
         axes["repeat"] = repeat
     return Cell(index=index, axes=axes, argv=tuple(argv), config=config)
@@ -408,12 +418,20 @@ def pending(planned: Iterable[PlannedUnit]) -> Iterator[PlannedUnit]:
 
 
 def write_tables(output_dir: Path) -> dict[str, Path]:
-    """sweep.csv, sweep.md and sweep.png beside sweep.json, from what the cells hold now."""
+    """sweep.csv, sweep.md, sweep.png and the cost-accuracy table and plot beside sweep.json, from what the cells
+    hold now."""
     from mdagents.analysis.plots import plot_sweep
 
     axes, rows = sweep_rows(output_dir)
-    written = {"csv": output_dir / "sweep.csv", "md": output_dir / "sweep.md", "png": output_dir / "sweep.png"}
+    from mdagents.analysis.cost_accuracy import plot, sweep_points
+    from mdagents.analysis.cost_accuracy import render_table as cost_table
+
+    written = {"csv": output_dir / "sweep.csv", "md": output_dir / "sweep.md", "png": output_dir / "sweep.png",
+               "cost_md": output_dir / "sweep.cost-accuracy.md", "cost_png": output_dir / "sweep.cost-accuracy.png"}
+    points = sweep_points(axes, rows)
     atomic_write_bytes(written["csv"], render_csv(axes, rows).encode("utf-8"))
     atomic_write_bytes(written["md"], (render_table(axes, rows, markdown=True) + "\n").encode("utf-8"))
+    atomic_write_bytes(written["cost_md"], (cost_table(points, markdown=True) + "\n").encode("utf-8"))
     plot_sweep(axes, rows, written["png"])
+    plot(points, written["cost_png"], title="Sweep: cost against accuracy")
     return written
