@@ -161,6 +161,9 @@ class RunConfig:
             if self.difficulty != "adaptive":
                 raise ConfigError(f"--difficulty chooses a level of the mdagents method; --method {self.method} "
                                   "has no levels")
+            if self.settings.answer_format != "text":
+                raise ConfigError(f"--answer-format json asks the mdagents method's final decisions for a structured "
+                                  f"answer; --method {self.method} answers in text")
             if (self.rag or self.critic) and not method.one_final_call:
                 raise ConfigError(f"--rag and --critic wrap a method's single final call; --method {self.method} "
                                   "decides by a vote (use mdagents, zero-shot, few-shot, cot or medagents)")

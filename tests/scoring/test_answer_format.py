@@ -86,3 +86,8 @@ def test_the_schema_allows_only_the_letters_or_null() -> None:
     assert schema["required"] == ["reasoning", "answer"] and schema["additionalProperties"] is False
     assert read_answer('{"reasoning": "Option A is tempting, but", "answer": "C"}', {"A": "x", "B": "y", "C": "z"}
                        ).letter == "C"
+
+
+def test_a_baseline_method_refuses_the_structured_format(tmp_path: Path) -> None:
+    assert main(["--model", "mock/oracle", "--method", "cot", "--answer-format", "json", "--limit", "1",
+                 "--output-dir", str(tmp_path / "out"), "--no-cache"]) == 2
