@@ -14,6 +14,9 @@ from mdagents.pipelines.base import LEVELS, PipelineSettings
 
 DIFFICULTIES = ("adaptive", *LEVELS)
 TRANSCRIPT_FORMATS = ("json", "gzip", "none")  # --transcripts
+BATCH_PROVIDERS = ("openai",)  # --batch: providers whose batch API the run can use
+# --batch: questions in flight unless --concurrency says otherwise (all of a run's questions share each wave).
+BATCH_CONCURRENCY = 5000
 
 
 def load_dotenv_file(path: str | Path | None = None) -> None:
@@ -87,6 +90,8 @@ class RunConfig:
     wait: bool = False  # wait for another process that holds the run directory, instead of exit 2
     new_run: bool = False  # a separate run directory when the existing one holds another configuration
     extractor: str | None = None  # None, "llm" (the run's model) or "llm:provider/model"
+    batch: bool = False  # calls go through the providers' batch APIs, in waves, at the batch price
+    batch_poll: float = 5.0  # seconds before the first poll of a batch (then backing off)
 
     @property
     def model_spec(self) -> ModelSpec:
@@ -125,6 +130,8 @@ class RunConfig:
             raise ConfigError("--max-tokens must be at least 16")
         if not 0.0 <= self.settings.temperature <= 2.0:
             raise ConfigError("--temperature must be between 0 and 2")
+        if self.batch:
+            self.check_batch()
         if self.fresh and self.retry_failed:
             raise ConfigError("--fresh and --retry-failed contradict each other")
         from mdagents.llm.prices import resolve_price
@@ -132,6 +139,18 @@ class RunConfig:
         # Raises ConfigError for an unknown model name, a half-given price or an unreadable price file.
         resolve_price(self.model_spec, price_file=self.price_file, price_in=self.price_in, price_out=self.price_out)
         return self
+
+    def check_batch(self) -> None:
+        """--batch needs models whose provider has a batch API."""
+        models = [self.model_spec, *(parse_model(m, self.base_url) for m in (self.critic_model,) if m)]
+        if self.extractor_model:
+            models.append(parse_model(self.extractor_model, self.base_url))
+        for spec in models:
+            if spec.provider not in BATCH_PROVIDERS:
+                raise ConfigError(f"--batch works with {', '.join(p + '/...' for p in BATCH_PROVIDERS)} models; "
+                                  f"{spec.name} has no batch API (run it without --batch)")
+        if not (math.isfinite(self.batch_poll) and self.batch_poll > 0):
+            raise ConfigError(f"--batch-poll must be a positive number of seconds; got {self.batch_poll}")
 
     @property
     def extractor_model(self) -> str | None:

@@ -25,6 +25,7 @@ NOT_IN_FINGERPRINT = frozenset({
     "output_dir", "fresh", "retry_failed", "use_cache", "cache_path", "concurrency", "max_connections",
     "timeout", "max_retries", "max_cost", "price_file", "dry_run", "shard", "verbose", "transcripts",
     "data_dir", "dataset", "wait", "new_run", "price_in", "price_out", "quiet", "executor",
+    "batch", "batch_poll",
 })
 
 

@@ -37,6 +37,7 @@ from mdagents.llm.models import parse_model
 from mdagents.llm.prices import no_price_fix
 from mdagents.pipelines.base import Finalizer, finalize_once
 from mdagents.pipelines.exemplars import RUN_TRANSCRIPT
+from mdagents.run.batching import start_batch_mode
 from mdagents.run.config import RunConfig, cache_path_for
 from mdagents.run.fingerprint import check_resume, fingerprint_fields, short_hash
 from mdagents.run.lock import RunLock
@@ -277,6 +278,7 @@ def _run_locked(config: RunConfig, hooks: RunHooks, llm: LLM, budget: Budget, so
         extractor = llm if config.extractor_model == llm.name else make_llm(config, config.extractor_model, budget)
         if extractor is not llm:
             extra.append(extractor)
+    batch = start_batch_mode(config, run_dir, [llm, *extra], budget, hooks.log) if config.batch else None
     totals = RunTotals.open(run_dir.totals_path, budget)
     planned = sum(1 for _ in planned_questions(config, source, done))  # a counting pass: memory stays flat
     manifest = {
@@ -302,7 +304,9 @@ def _run_locked(config: RunConfig, hooks: RunHooks, llm: LLM, budget: Budget, so
                     fingerprint=fingerprint, budget=budget)
     questions = planned_questions(config, source, done)
     try:
-        outcome = asyncio.run(_run_with_signals(runner, questions, [llm.aclose, *(m.aclose for m in extra), *closers]))
+        batch_close = [batch.aclose] if batch else []
+        outcome = asyncio.run(_run_with_signals(runner, questions, [*batch_close, llm.aclose,
+                                                                    *(m.aclose for m in extra), *closers]))
     finally:
         hooks.finish()
         run_dir.close()
@@ -313,6 +317,8 @@ def _run_locked(config: RunConfig, hooks: RunHooks, llm: LLM, budget: Budget, so
     summary |= {"status": outcome.status, "model": llm.name, "cache_hits": llm.ledger.cache_hits,
                 "retries": llm.ledger.retries, "spent_usd": round(budget.spent, 6), "sample_set": source.sample,
                 "incomplete": INCOMPLETE.get(outcome.status), "fingerprint": fingerprint}
+    if batch is not None:
+        summary["batch"] = batch.stats.to_dict()
     summary_path = run_dir.path / (f"summary.shard-{config.shard}.json" if config.shard else "summary.json")
     atomic_write_json(summary_path, summary)
     if config.shard is None:

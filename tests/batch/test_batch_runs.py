@@ -1,0 +1,63 @@
+"""`run --batch` against a loopback OpenAI Batch API: same graded results as live, in waves, at half the cost."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.fakes.batches import FakeBatchServer
+from tests.pipelines.responders import good_responder
+from tests.runs_helpers import cli_args, good_server, only_run_dir, read_records, run_cli, sample_lookup
+
+PRICE = ("--price-in", "1", "--price-out", "2")
+GRADED = ("prediction", "correct", "parse_status", "response", "difficulty")
+
+
+@contextmanager
+def batch_server(difficulty: str, turnaround: float = 0.05) -> Iterator[FakeBatchServer]:
+    with FakeBatchServer(good_responder(sample_lookup(), difficulty), turnaround=turnaround) as server:
+        yield server
+
+
+def batch_args(server: FakeBatchServer, tmp_path: Path, *extra: str, n: int = 10) -> list[str]:
+    return cli_args(server, tmp_path, "--batch", "--batch-poll", "0.05", *PRICE, *extra, n=n)
+
+
+def graded(records: list[dict[str, Any]]) -> dict[str, tuple[Any, ...]]:
+    return {r["id"]: tuple(r[k] for k in GRADED) for r in records}
+
+
+@pytest.mark.parametrize("difficulty", ["basic", "intermediate"])
+def test_batch_run_grades_like_live_in_waves_at_half_the_cost(tmp_path: Path, difficulty: str) -> None:
+    with good_server(difficulty) as live:
+        assert run_cli(cli_args(live, tmp_path / "live", "--difficulty", difficulty, *PRICE)) == 0
+    live_records = read_records(only_run_dir(tmp_path / "live"))
+    live_spent = json.loads((only_run_dir(tmp_path / "live") / "summary.json").read_text())["spent_usd"]
+
+    with batch_server(difficulty) as server:
+        assert run_cli(batch_args(server, tmp_path / "batch", "--difficulty", difficulty)) == 0
+        chat_calls = [r for r in server.requests if r["path"].endswith("/chat/completions")]
+    run_dir = only_run_dir(tmp_path / "batch")
+    records = read_records(run_dir)
+
+    assert graded(records) == graded(live_records)
+    assert all(r["error"] is None for r in records)
+    assert not chat_calls  # nothing went live
+    summary = json.loads((run_dir / "summary.json").read_text())
+    stats = summary["batch"]
+    calls = sum(r["calls"] for r in records)
+    longest = max(r["calls"] for r in records)
+    assert stats["batches_submitted"] == stats["waves"] == len(server.batches)
+    # One batch per step of the longest question, not one per call.
+    assert stats["waves"] <= longest + 1 < calls
+    assert stats["requests_submitted"] == len(server.submitted_ids) == len(set(server.submitted_ids))
+    live_cost = sum(r["cost_usd"] for r in live_records)
+    assert sum(r["cost_usd"] for r in records) == pytest.approx(live_cost / 2, rel=1e-6)
+    assert summary["spent_usd"] == pytest.approx(live_spent / 2, rel=1e-3)
+    journal = [json.loads(line) for line in (run_dir / "batches.jsonl").read_text().splitlines()]
+    assert {j["batch_id"] for j in journal if j["event"] == "submitted"} == set(server.batches)
