@@ -30,6 +30,7 @@ class FakeBatchServer(FakeServer):
         self._inputs: dict[str, list[dict[str, Any]]] = {}
         self._expire: deque[int] = deque()
         self._failures: deque[int] = deque()
+        self.hold_after: int | None = None  # batches created after this many stay in progress (see finish_all)
         self._batch_lock = threading.RLock()
 
     # -- test controls -------------------------------------------------------------------
@@ -45,9 +46,11 @@ class FakeBatchServer(FakeServer):
             self._failures.extend([status] * times)
 
     def finish_all(self) -> None:
-        """Let every batch out complete at its next poll, whatever its turnaround."""
+        """Let every batch out (held ones too) complete at its next poll, whatever its turnaround."""
         with self._batch_lock:
+            self.hold_after = None
             for batch in self.batches.values():
+                batch["_held"] = False
                 batch["created_at"] = 0
 
     # -- routes ---------------------------------------------------------------------------
@@ -96,11 +99,12 @@ class FakeBatchServer(FakeServer):
             "created_at": time.time(), "in_progress_at": int(time.time()), "metadata": body.get("metadata"),
             "request_counts": {"total": len(lines), "completed": 0, "failed": 0},
             "_expire_after": self._expire.popleft() if self._expire else None,
+            "_held": self.hold_after is not None and len(self.batches) >= self.hold_after,
         }
         return self._public(batch)
 
     def _advance(self, batch: dict[str, Any]) -> dict[str, Any]:
-        if batch["status"] == "in_progress" and time.time() - batch["created_at"] >= self.turnaround:
+        if batch["status"] == "in_progress" and not batch["_held"] and time.time() - batch["created_at"] >= self.turnaround:
             limit = batch["_expire_after"]
             self._finish(batch, "completed" if limit is None else "expired",
                          answered=len(self._inputs[batch["id"]]) if limit is None else limit)
