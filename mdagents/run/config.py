@@ -14,7 +14,6 @@ from mdagents.pipelines.base import LEVELS, PipelineSettings
 
 DIFFICULTIES = ("adaptive", *LEVELS)
 TRANSCRIPT_FORMATS = ("json", "gzip", "none")  # --transcripts
-BATCH_PROVIDERS = ("openai",)  # --batch: providers whose batch API the run can use
 # --batch: questions in flight unless --concurrency says otherwise (all of a run's questions share each wave).
 BATCH_CONCURRENCY = 5000
 
@@ -142,6 +141,8 @@ class RunConfig:
 
     def check_batch(self) -> None:
         """--batch needs models whose provider has a batch API."""
+        from mdagents.llm.batch.provider import BATCH_PROVIDERS
+
         models = [self.model_spec, *(parse_model(m, self.base_url) for m in (self.critic_model,) if m)]
         if self.extractor_model:
             models.append(parse_model(self.extractor_model, self.base_url))
