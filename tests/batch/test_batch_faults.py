@@ -10,8 +10,11 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.batch.test_batch_resume import submitted
 from tests.batch.test_batch_runs import batch_args, batch_server
+from tests.fakes.servers import Wire
 from tests.locations import REPO_ROOT
 from tests.runs_helpers import only_run_dir, read_records, run_cli
 
@@ -22,8 +25,14 @@ def summary_of(tmp_path: Path) -> dict:
     return json.loads((only_run_dir(tmp_path) / "summary.json").read_text())
 
 
-def test_a_request_failing_inside_a_batch_is_retried_in_the_next_wave(tmp_path: Path) -> None:
-    with batch_server("basic") as server:
+@pytest.fixture(params=["openai", "anthropic"])
+def wire(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test")
+    return str(request.param)
+
+
+def test_a_request_failing_inside_a_batch_is_retried_in_the_next_wave(tmp_path: Path, wire: Wire) -> None:
+    with batch_server("basic", wire=wire) as server:
         server.fail_in_batch(500, times=2)
         assert run_cli(batch_args(server, tmp_path, *BASIC, n=4)) == 0
         assert len(server.batches) == 2  # the two failures went out again together
@@ -42,8 +51,8 @@ def test_retries_inside_batches_are_bounded(tmp_path: Path) -> None:
     assert "500" in record["error"]
 
 
-def test_an_expired_batch_requeues_its_unfinished_requests(tmp_path: Path) -> None:
-    with batch_server("basic") as server:
+def test_an_expired_batch_requeues_its_unfinished_requests(tmp_path: Path, wire: Wire) -> None:
+    with batch_server("basic", wire=wire) as server:
         server.expire_next(done=1)
         assert run_cli(batch_args(server, tmp_path, *BASIC, n=4)) == 0
         first, second = server.batches.values()

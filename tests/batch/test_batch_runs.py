@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from tests.fakes.batches import FakeBatchServer
+from tests.fakes.servers import FakeServer, Wire
 from tests.pipelines.responders import good_responder
 from tests.runs_helpers import cli_args, good_server, only_run_dir, read_records, run_cli, sample_lookup
 
@@ -18,14 +19,18 @@ PRICE = ("--price-in", "1", "--price-out", "2")
 GRADED = ("prediction", "correct", "parse_status", "response", "difficulty")
 
 
+MODELS = {"openai": "openai/gpt-4o-mini", "anthropic": "anthropic/claude-haiku-4-5"}
+
+
 @contextmanager
-def batch_server(difficulty: str, turnaround: float = 0.05) -> Iterator[FakeBatchServer]:
-    with FakeBatchServer(good_responder(sample_lookup(), difficulty), turnaround=turnaround) as server:
+def batch_server(difficulty: str, turnaround: float = 0.05, wire: Wire = "openai") -> Iterator[FakeBatchServer]:
+    with FakeBatchServer(good_responder(sample_lookup(), difficulty), wire=wire, turnaround=turnaround) as server:
         yield server
 
 
 def batch_args(server: FakeBatchServer, tmp_path: Path, *extra: str, n: int = 10) -> list[str]:
-    return cli_args(server, tmp_path, "--batch", "--batch-poll", "0.05", *PRICE, *extra, n=n)
+    return cli_args(server, tmp_path, "--model", MODELS[server.wire], "--batch", "--batch-poll", "0.05", *PRICE,
+                    *extra, n=n)
 
 
 def graded(records: list[dict[str, Any]]) -> dict[str, tuple[Any, ...]]:
@@ -61,3 +66,26 @@ def test_batch_run_grades_like_live_in_waves_at_half_the_cost(tmp_path: Path, di
     assert summary["spent_usd"] == pytest.approx(live_spent / 2, rel=1e-3)
     journal = [json.loads(line) for line in (run_dir / "batches.jsonl").read_text().splitlines()]
     assert {j["batch_id"] for j in journal if j["event"] == "submitted"} == set(server.batches)
+
+
+def test_anthropic_batch_run_grades_like_live_at_half_the_cost(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                                               ) -> None:
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test")
+    responder = good_responder(sample_lookup(), "intermediate")
+
+    def args(server: FakeServer, where: str, *extra: str) -> list[str]:
+        return [*cli_args(server, tmp_path / where, "--model", "anthropic/claude-haiku-4-5", *PRICE, *extra)]
+
+    with FakeServer("anthropic", responder) as live:
+        assert run_cli(args(live, "live")) == 0
+    with FakeBatchServer(responder, wire="anthropic", turnaround=0.05) as server:
+        assert run_cli(args(server, "batch", "--batch", "--batch-poll", "0.05")) == 0
+        assert not [r for r in server.requests if r["path"] == "/v1/messages"]  # nothing went live
+        assert len(server.submitted_ids) == len(set(server.submitted_ids))
+    live_records = read_records(only_run_dir(tmp_path / "live"))
+    records = read_records(only_run_dir(tmp_path / "batch"))
+    assert graded(records) == graded(live_records)
+    stats = json.loads((only_run_dir(tmp_path / "batch") / "summary.json").read_text())["batch"]
+    assert stats["waves"] == len(server.batches) < sum(r["calls"] for r in records)
+    assert sum(r["cost_usd"] for r in records) == pytest.approx(sum(r["cost_usd"] for r in live_records) / 2,
+                                                                rel=1e-6)
