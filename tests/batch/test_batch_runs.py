@@ -19,7 +19,8 @@ PRICE = ("--price-in", "1", "--price-out", "2")
 GRADED = ("prediction", "correct", "parse_status", "response", "difficulty")
 
 
-MODELS = {"openai": "openai/gpt-4o-mini", "anthropic": "anthropic/claude-haiku-4-5"}
+MODELS = {"openai": "openai/gpt-4o-mini", "anthropic": "anthropic/claude-haiku-4-5",
+          "gemini": "gemini/gemini-2.0-flash"}
 
 
 @contextmanager
@@ -68,24 +69,28 @@ def test_batch_run_grades_like_live_in_waves_at_half_the_cost(tmp_path: Path, di
     assert {j["batch_id"] for j in journal if j["event"] == "submitted"} == set(server.batches)
 
 
-def test_anthropic_batch_run_grades_like_live_at_half_the_cost(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-                                                               ) -> None:
+@pytest.mark.parametrize("wire", ["anthropic", "gemini"])
+def test_adaptive_batch_run_on_other_providers_grades_like_live_at_half_the_cost(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, wire: Wire) -> None:
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test")
-    responder = good_responder(sample_lookup(), "intermediate")
+    monkeypatch.setenv("GEMINI_API_KEY", "gm-test")
+    responder = good_responder(sample_lookup(), "mixed")
 
     def args(server: FakeServer, where: str, *extra: str) -> list[str]:
-        return [*cli_args(server, tmp_path / where, "--model", "anthropic/claude-haiku-4-5", *PRICE, *extra)]
+        return [*cli_args(server, tmp_path / where, "--model", MODELS[wire], *PRICE, *extra)]
 
-    with FakeServer("anthropic", responder) as live:
+    with FakeServer(wire, responder) as live:
         assert run_cli(args(live, "live")) == 0
-    with FakeBatchServer(responder, wire="anthropic", turnaround=0.05) as server:
+    with FakeBatchServer(responder, wire=wire, turnaround=0.05) as server:
         assert run_cli(args(server, "batch", "--batch", "--batch-poll", "0.05")) == 0
-        assert not [r for r in server.requests if r["path"] == "/v1/messages"]  # nothing went live
+        live_paths = ("/v1/messages", ":generateContent")
+        assert not [r for r in server.requests if r["path"].split("?")[0].endswith(live_paths)]  # nothing live
         assert len(server.submitted_ids) == len(set(server.submitted_ids))
     live_records = read_records(only_run_dir(tmp_path / "live"))
     records = read_records(only_run_dir(tmp_path / "batch"))
     assert graded(records) == graded(live_records)
+    assert {r["difficulty"] for r in records} == {"basic", "intermediate", "advanced"}
     stats = json.loads((only_run_dir(tmp_path / "batch") / "summary.json").read_text())["batch"]
-    assert stats["waves"] == len(server.batches) < sum(r["calls"] for r in records)
+    assert stats["waves"] == len(server.batches) < sum(r["calls"] for r in records) / 5
     assert sum(r["cost_usd"] for r in records) == pytest.approx(sum(r["cost_usd"] for r in live_records) / 2,
                                                                 rel=1e-6)

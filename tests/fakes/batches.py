@@ -1,4 +1,5 @@
-"""Loopback batch APIs, driven through the real SDKs: OpenAI's Files + Batches, Anthropic's Message Batches.
+"""Loopback batch APIs, driven through the real SDKs: OpenAI's Files + Batches, Anthropic's Message
+Batches, Gemini's batch mode with inline requests.
 
     with FakeBatchServer(responder, turnaround=0.2) as server:              # OpenAI wire
     with FakeBatchServer(responder, wire="anthropic", turnaround=0.2) as server:
@@ -28,7 +29,7 @@ _Outcome = tuple[str, Any]
 class FakeBatchServer(FakeServer):
     def __init__(self, responder: Responder | None = None, *, wire: Wire = "openai", turnaround: float = 0.0,
                  latency: float = 0.0) -> None:
-        if wire not in ("openai", "anthropic"):
+        if wire not in ("openai", "anthropic", "gemini"):
             raise ValueError(f"no fake batch API for {wire!r}")
         super().__init__(wire, responder, latency=latency)
         self.turnaround = turnaround
@@ -39,6 +40,8 @@ class FakeBatchServer(FakeServer):
         self._inputs: dict[str, list[tuple[str, dict[str, Any]]]] = {}  # batch id -> (custom_id, request body)
         self._expire: deque[int] = deque()
         self._failures: deque[int] = deque()
+        self._gemini_model = ""
+        self.processing_s = 0.0  # the fake's own time answering batch requests (not the harness's)
         self._batch_lock = threading.RLock()
 
     # -- test controls -------------------------------------------------------------------
@@ -78,6 +81,15 @@ class FakeBatchServer(FakeServer):
                     return self._create([(str(line["custom_id"]), line["body"]) for line in lines], body)
                 if parts[:2] == ["v1", "batches"] and len(parts) >= 3:
                     return self._batch_route(parts[2], parts[3:])
+            elif self.wire == "gemini":
+                if path.endswith(":batchGenerateContent"):
+                    model = path.rsplit("/", 1)[-1].split(":", 1)[0]
+                    items = body["batch"]["inputConfig"]["requests"]["requests"]
+                    self._gemini_model = model
+                    return self._create([(str(i["metadata"]["key"]), i["request"]) for i in items], body)
+                if parts[0] in ("v1", "v1beta") and parts[1:2] == ["batches"] and len(parts) == 3:
+                    name, _, action = parts[2].partition(":")
+                    return self._batch_route(f"batches/{name}", [action] if action else [])
             else:
                 if path == "/v1/messages/batches" and not get:
                     return self._create([(str(r["custom_id"]), r["params"]) for r in body["requests"]], body)
@@ -117,7 +129,8 @@ class FakeBatchServer(FakeServer):
         ids = [cid for cid, _ in requests]
         if len(set(ids)) != len(ids):
             raise ValueError("duplicate custom_id in one batch")
-        batch_id = f"{'batch' if self.wire == 'openai' else 'msgbatch'}_fake{len(self.batches) + 1}"
+        prefix = {"openai": "batch_", "anthropic": "msgbatch_", "gemini": "batches/"}[self.wire]
+        batch_id = f"{prefix}fake{len(self.batches) + 1}"
         self.submitted_ids.extend(ids)
         self._inputs[batch_id] = requests
         self.batches[batch_id] = {
@@ -132,6 +145,7 @@ class FakeBatchServer(FakeServer):
 
     def _finish(self, batch: dict[str, Any], status: str, *, answered: int) -> None:
         """Answer the first `answered` requests; the rest were never run (the batch expired or was cancelled)."""
+        started = time.perf_counter()
         outcomes: list[tuple[str, _Outcome]] = []
         for i, (cid, body) in enumerate(self._inputs[batch["id"]]):
             if i >= answered:
@@ -140,13 +154,18 @@ class FakeBatchServer(FakeServer):
                 outcomes.append((cid, ("failed", self._failures.popleft())))
             elif self.wire == "openai":
                 outcomes.append((cid, ("ok", self._openai_chat(body))))
+            elif self.wire == "gemini":
+                outcomes.append((cid, ("ok", self._gemini_generate(self._gemini_model, body))))
             else:
                 outcomes.append((cid, ("ok", self._anthropic_messages(body))))
+        self.processing_s += time.perf_counter() - started
         batch["status"] = status
         ok = sum(kind == "ok" for _, (kind, _) in outcomes)
         batch["request_counts"] = {"total": len(outcomes), "completed": ok, "failed": len(outcomes) - ok}
         if self.wire == "openai":
             self._openai_files(batch, outcomes)
+        elif self.wire == "gemini":
+            batch["_inlined"] = [self._gemini_item(cid, o) for cid, o in outcomes if o[0] != "not_run"]
         else:
             batch["_results"] = "".join(json.dumps(self._anthropic_line(cid, o)) + "\n" for cid, o in outcomes).encode()
             batch["_counts"] = {
@@ -181,8 +200,23 @@ class FakeBatchServer(FakeServer):
             return {"custom_id": cid, "result": {"type": "errored", "error": self._error_body(value)}}
         return {"custom_id": cid, "result": {"type": "canceled" if value == "cancelled" else "expired"}}
 
+    def _gemini_item(self, cid: str, outcome: _Outcome) -> dict[str, Any]:
+        kind, value = outcome
+        if kind == "ok":
+            return {"response": value, "metadata": {"key": cid}}
+        return {"error": {"code": value, "message": f"fake server error {value}"}, "metadata": {"key": cid}}
+
     def _public(self, batch: dict[str, Any]) -> dict[str, Any]:
         created = batch["_created"]
+        if self.wire == "gemini":
+            state = {"in_progress": "BATCH_STATE_RUNNING", "completed": "BATCH_STATE_SUCCEEDED",
+                     "expired": "BATCH_STATE_EXPIRED", "cancelled": "BATCH_STATE_CANCELLED"}[batch["status"]]
+            metadata: dict[str, Any] = {"@type": "type.googleapis.com/google.ai.generativelanguage.v1main."
+                                                 "GenerateContentBatch", "name": batch["id"], "state": state,
+                                        "model": f"models/{self._gemini_model}", "displayName": "fake"}
+            if "_inlined" in batch:
+                metadata["output"] = {"inlinedResponses": {"inlinedResponses": batch["_inlined"]}}
+            return {"name": batch["id"], "metadata": metadata, "done": batch["status"] != "in_progress"}
         if self.wire == "openai":
             return {"object": "batch", "completion_window": "24h", "created_at": int(created), "errors": None,
                     "output_file_id": batch.get("output_file_id"), "error_file_id": batch.get("error_file_id"),

@@ -24,7 +24,7 @@ from mdagents.llm.types import Completion, GenerationParams, Message, Usage
 # What the providers charge for a batch request, as a share of the live price (prompt-cache
 # discounts apply on top).
 BATCH_DISCOUNT = {"openai": 0.5, "anthropic": 0.5, "gemini": 0.5}
-BATCH_PROVIDERS = ("openai", "anthropic")  # whose batch API --batch can use
+BATCH_PROVIDERS = ("openai", "anthropic", "gemini")  # whose batch API --batch can use
 # A batch may take the provider's whole 24-hour window; a call waits that long (and a little more).
 BATCH_TIMEOUT_S = 26 * 3600.0
 # An estimate for --max-cost when a call sets no reply cap.
@@ -84,6 +84,10 @@ def backend_for(provider: Provider) -> BatchBackend:
         from mdagents.llm.batch.anthropic import AnthropicBatches
 
         return AnthropicBatches(provider)  # type: ignore[arg-type]
+    if provider.name == "gemini":
+        from mdagents.llm.batch.gemini import GeminiBatches
+
+        return GeminiBatches(provider)  # type: ignore[arg-type]
     raise ConfigError(f"--batch works with {', '.join(p + '/' for p in BATCH_PROVIDERS)} models; "
                       f"{provider.name}/{provider.model} has no batch API")
 
