@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -94,3 +95,21 @@ def test_adaptive_batch_run_on_other_providers_grades_like_live_at_half_the_cost
     assert stats["waves"] == len(server.batches) < sum(r["calls"] for r in records) / 5
     assert sum(r["cost_usd"] for r in records) == pytest.approx(sum(r["cost_usd"] for r in live_records) / 2,
                                                                 rel=1e-6)
+
+
+def test_dry_run_prices_a_batch_run_at_half(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    def estimate(*extra: str) -> str:
+        base = ["--dataset", "medqa", "--model", "openai/gpt-4o-mini", "--num_samples", "10", "--dry-run",
+                "--output-dir", str(tmp_path), "--difficulty", "basic", *extra]
+        assert run_cli(base) == 0
+        row = next(line for line in capsys.readouterr().out.splitlines() if re.match(r"\|\s+basic \|", line))
+        return float(row.strip("| ").rsplit("|", 1)[-1])
+
+    live, batch = estimate(), estimate("--batch")
+    assert live > 0 and batch == pytest.approx(live / 2, rel=0.05)
+
+
+def test_batch_needs_a_provider_with_a_batch_api(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_cli(["--model", "local/smollm2-135m", "--batch", "--output-dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "--batch works with openai/..., anthropic/..., gemini/... models" in err and len(err.splitlines()) == 1
