@@ -127,10 +127,10 @@ class RunConfig:
             parse_model(self.extractor.removeprefix("llm:"), self.base_url)
         if self.max_tokens is not None and self.max_tokens < 16:
             raise ConfigError("--max-tokens must be at least 16")
+        if not (math.isfinite(self.batch_poll) and self.batch_poll > 0):
+            raise ConfigError(f"--batch-poll must be a positive number of seconds; got {self.batch_poll}")
         if not 0.0 <= self.settings.temperature <= 2.0:
             raise ConfigError("--temperature must be between 0 and 2")
-        if self.batch:
-            self.check_batch()
         if self.fresh and self.retry_failed:
             raise ConfigError("--fresh and --retry-failed contradict each other")
         from mdagents.llm.prices import resolve_price
@@ -140,7 +140,9 @@ class RunConfig:
         return self
 
     def check_batch(self) -> None:
-        """--batch needs models whose provider has a batch API."""
+        """--batch needs models whose provider has a batch API (checked once the whole configuration is known)."""
+        if not self.batch:
+            return
         from mdagents.llm.batch.provider import BATCH_PROVIDERS
 
         models = [self.model_spec, *(parse_model(m, self.base_url) for m in (self.critic_model,) if m)]
@@ -150,8 +152,6 @@ class RunConfig:
             if spec.provider not in BATCH_PROVIDERS:
                 raise ConfigError(f"--batch works with {', '.join(p + '/...' for p in BATCH_PROVIDERS)} models; "
                                   f"{spec.name} has no batch API (run it without --batch)")
-        if not (math.isfinite(self.batch_poll) and self.batch_poll > 0):
-            raise ConfigError(f"--batch-poll must be a positive number of seconds; got {self.batch_poll}")
 
     @property
     def extractor_model(self) -> str | None:

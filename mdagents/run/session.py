@@ -192,6 +192,7 @@ def execute_run(config: RunConfig, hooks: RunHooks | None = None, *,
     """Run one configuration; `manifest_extra` adds to the manifest (a sweep names its executor and cell)."""
     hooks = hooks or RunHooks()
     spec = config.model_spec
+    config.check_batch()
     # Keys (and a --max-cost without a price) first: reported before any dataset work.
     budget = Budget(config.max_cost)
     llm = None if config.dry_run else make_llm(config, budget=budget)
