@@ -8,12 +8,14 @@ against the live run's (target 0.5x) and whether the graded answers are the same
 
     python bench/batch_waves.py                       # 200 intermediate questions, 2 s turnaround
     python bench/batch_waves.py -n 50 --turnaround 1
+    python bench/batch_waves.py -n 50 --difficulty adaptive --wire anthropic   # or --wire gemini
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tempfile
 import time
@@ -33,6 +35,8 @@ from tests.pipelines.responders import good_responder  # noqa: E402
 SHARED_MEDQA = ROOT.parent / "shared" / "datasets" / "medqa" / "test.jsonl"
 SAMPLE_MEDQA = SAMPLES_DIR / "medqa" / "test.jsonl"
 PRICE = ["--price-in", "0.15", "--price-out", "0.6"]  # gpt-4o-mini's list price, USD per million tokens
+MODELS = {"openai": "openai/gpt-4o-mini", "anthropic": "anthropic/claude-haiku-4-5",
+          "gemini": "gemini/gemini-2.0-flash"}
 
 
 def lookup(dataset: Path) -> dict[str, str]:
@@ -40,9 +44,10 @@ def lookup(dataset: Path) -> dict[str, str]:
     return {q.question: q.answer for q in load_questions(source)}
 
 
-def run(server: FakeServer, where: Path, dataset: Path, n: int, repeats: int, *extra: str) -> tuple[float, Path]:
-    args = ["--dataset", str(dataset), "--model", "openai/gpt-4o-mini", "--base-url", server.base_url,
-            "--difficulty", "intermediate", "--num_samples", str(n), "--repeats", str(repeats),
+def run(server: FakeServer, where: Path, dataset: Path, n: int, repeats: int, difficulty: str, *extra: str
+        ) -> tuple[float, Path]:
+    args = ["--dataset", str(dataset), "--model", MODELS[server.wire], "--base-url", server.base_url,
+            "--difficulty", difficulty, "--num_samples", str(n), "--repeats", str(repeats),
             "--output-dir", str(where / "out"), "--cache-path", str(where / "cache.sqlite"), "-q", *PRICE, *extra]
     started = time.perf_counter()
     code = cli_main(args)
@@ -62,18 +67,22 @@ def main() -> int:
     parser.add_argument("--turnaround", type=float, default=2.0, help="seconds each batch takes (default: 2)")
     parser.add_argument("--poll", type=float, default=0.25, help="--batch-poll of the batch run (default: 0.25)")
     parser.add_argument("--dataset", type=Path, default=None, help="a .jsonl of questions (default: MedQA)")
+    parser.add_argument("--difficulty", default="intermediate", help="level, or adaptive (default: intermediate)")
+    parser.add_argument("--wire", choices=sorted(MODELS), default="openai", help="provider API (default: openai)")
     args = parser.parse_args()
     dataset = args.dataset or (SHARED_MEDQA if SHARED_MEDQA.is_file() else SAMPLE_MEDQA)
     available = len(load_questions(resolve_dataset(str(dataset))))
     repeats = -(-args.n // available)  # the sample set is small: its questions repeated (distinct cache keys)
     per_repeat = min(args.n, available) if repeats == 1 else -(-args.n // repeats)
-    responder = good_responder(lookup(dataset), "intermediate")
+    responder = good_responder(lookup(dataset), "mixed" if args.difficulty == "adaptive" else args.difficulty)
+    os.environ.setdefault("ANTHROPIC_API_KEY", "sk-ant-bench")  # the fakes ignore keys; the CLI wants one
+    os.environ.setdefault("GEMINI_API_KEY", "bench")
 
     with tempfile.TemporaryDirectory() as tmp:
-        with FakeServer("openai", responder) as live:
-            live_wall, live_dir = run(live, Path(tmp) / "live", dataset, per_repeat, repeats)
-        with FakeBatchServer(responder, turnaround=args.turnaround) as server:
-            batch_wall, batch_dir = run(server, Path(tmp) / "batch", dataset, per_repeat, repeats,
+        with FakeServer(args.wire, responder) as live:
+            live_wall, live_dir = run(live, Path(tmp) / "live", dataset, per_repeat, repeats, args.difficulty)
+        with FakeBatchServer(responder, wire=args.wire, turnaround=args.turnaround) as server:
+            batch_wall, batch_dir = run(server, Path(tmp) / "batch", dataset, per_repeat, repeats, args.difficulty,
                                         "--batch", "--batch-poll", str(args.poll))
             batches = len(server.batches)
             requests = len(server.submitted_ids)
@@ -91,7 +100,10 @@ def main() -> int:
     longest = max(r["calls"] for r in batch_records)
     waves = stats["waves"]
     same = graded(live_records) == graded(batch_records)
-    print(f"questions            {len(batch_records)} intermediate ({dataset.name}, {repeats} repeat(s))")
+    levels = ", ".join(f"{lv} {sum(r['difficulty'] == lv for r in batch_records)}"
+                       for lv in ("basic", "intermediate", "advanced") if any(r["difficulty"] == lv for r in batch_records))
+    print(f"questions            {len(batch_records)} {args.difficulty} ({levels}; {args.wire}; {dataset.name}, "
+          f"{repeats} repeat(s))")
     print(f"calls                {calls} in batches ({requests} requests submitted, {unique} distinct); "
           f"longest question {longest} calls")
     print(f"batches / waves      {batches} / {waves}   (live would be {calls} calls)")
