@@ -169,6 +169,10 @@ def execute(args: argparse.Namespace) -> int:
         return 0
     summary, outcome = result.summary, result.outcome
     print(summary_table(summary, result.model))
+    if batch := summary.get("batch"):
+        print(f"batch mode: {batch['waves']} wave(s), {batch['batches_submitted']} batch(es), "
+              f"{batch['requests_submitted']} request(s) submitted, {batch['requests_resumed']} resumed from "
+              f"earlier batches; costs at the batch price")
     if outcome.errors:
         print(f"{len(outcome.errors)} sample(s) failed this time, e.g. {outcome.errors[0]}", file=sys.stderr)
         print("re-run only those with --retry-failed", file=sys.stderr)

@@ -40,7 +40,8 @@ def graded(records: list[dict[str, Any]]) -> dict[str, tuple[Any, ...]]:
 
 
 @pytest.mark.parametrize("difficulty", ["basic", "intermediate"])
-def test_batch_run_grades_like_live_in_waves_at_half_the_cost(tmp_path: Path, difficulty: str) -> None:
+def test_batch_run_grades_like_live_in_waves_at_half_the_cost(tmp_path: Path, difficulty: str,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
     with good_server(difficulty) as live:
         assert run_cli(cli_args(live, tmp_path / "live", "--difficulty", difficulty, *PRICE)) == 0
     live_records = read_records(only_run_dir(tmp_path / "live"))
@@ -51,6 +52,9 @@ def test_batch_run_grades_like_live_in_waves_at_half_the_cost(tmp_path: Path, di
         chat_calls = [r for r in server.requests if r["path"].endswith("/chat/completions")]
     run_dir = only_run_dir(tmp_path / "batch")
     records = read_records(run_dir)
+    out = capsys.readouterr().out
+    assert "batch mode: " in out and "costs at the batch price" in out
+    assert "batch wave 1: submitted batch_fake1 to openai/gpt-4o-mini" in out  # progress lines name the waves
 
     assert graded(records) == graded(live_records)
     assert all(r["error"] is None for r in records)
