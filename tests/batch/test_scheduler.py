@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from mdagents.llm.batch.journal import BatchJournal
 from mdagents.llm.batch.provider import enable_batch
 from mdagents.llm.batch.scheduler import BatchOptions, BatchScheduler
+from mdagents.llm.cache import cache_key
 from mdagents.llm.client import LLM
 from mdagents.llm.openai import OpenAIProvider
-from mdagents.llm.types import Message
+from mdagents.llm.types import GenerationParams, Message
 from tests.fakes.batches import FakeBatchServer
 
 FAST = BatchOptions(quiet_s=0.02, poll_s=0.02)
@@ -59,5 +61,19 @@ async def test_a_wave_larger_than_the_batch_limit_is_split(tmp_path: Path) -> No
         await asyncio.gather(*(llm.complete([Message("user", f"q{i}")]) for i in range(10)))
         await scheduler.aclose()
         await llm.aclose()
-    assert [b["request_counts"]["total"] for b in server.batches.values()] == [4, 4, 2]
+    assert sorted(b["request_counts"]["total"] for b in server.batches.values()) == [2, 4, 4]
     assert scheduler.stats.waves == 1
+
+
+async def test_a_recorded_batch_the_provider_no_longer_has_is_sent_again(tmp_path: Path) -> None:
+    messages = [Message("user", "q1")]
+    with FakeBatchServer(echo) as server:
+        custom_id = cache_key("openai", "gpt-4o-mini", server.base_url, messages, GenerationParams())
+        BatchJournal(tmp_path / "batches.jsonl").submitted("batch_gone", "openai/gpt-4o-mini", [custom_id], 1)
+        llm, scheduler = await batch_llm(server, tmp_path)
+        reply = await llm.complete(messages)
+        await scheduler.aclose()
+        await llm.aclose()
+    assert reply.text == "Answer: (A) q1"
+    assert server.submitted_ids == [custom_id]  # after the recorded batch came back 404
+    assert scheduler.stats.requests_resumed == 1 and llm.ledger.retries == 1

@@ -20,7 +20,7 @@ import time
 from collections import deque
 from typing import Any
 
-from tests.fakes.servers import FakeServer, Responder, Wire
+from tests.fakes.servers import FakeServer, Responder, Wire, _NoRoute
 
 # How one request of a batch ended: answered (the reply body), failed (an HTTP status), or never run.
 _Outcome = tuple[str, Any]
@@ -98,6 +98,8 @@ class FakeBatchServer(FakeServer):
         return super()._route(path, body)
 
     def _batch_route(self, batch_id: str, rest: list[str]) -> dict[str, Any] | bytes:
+        if batch_id not in self.batches:
+            raise _NoRoute(batch_id)  # 404, as for a batch the provider no longer holds
         batch = self.batches[batch_id]
         if rest == ["cancel"]:
             if batch["status"] == "in_progress":

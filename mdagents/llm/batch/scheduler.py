@@ -203,8 +203,9 @@ class BatchScheduler:
             state = await self._wait(backend, batch_id)
             if state.status != FAILED:
                 results = await backend.results(state)
-        except ProviderError as exc:
-            results = dict.fromkeys(ids, exc)
+        except ProviderError as exc:  # the batch cannot be read (e.g. gone): its requests go out again
+            results = dict.fromkeys(ids, ProviderError(str(exc), status=exc.status, retryable=True,
+                                                       unreachable=exc.unreachable))
         finally:
             self._out.pop(batch_id, None)
         status = state.status if state else FAILED
