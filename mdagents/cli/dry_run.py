@@ -23,6 +23,10 @@ def print_plan(config: RunConfig, questions: list[Question], *, done: int, exemp
     """`exemplars`: how many few-shot exemplars the dataset's train split actually provides."""
     spec = config.model_spec
     price = resolve_price(spec, price_file=config.price_file, price_in=config.price_in, price_out=config.price_out)
+    if config.batch:
+        from mdagents.llm.batch.provider import batch_price
+
+        price = batch_price(price, spec.provider)
     n = len(questions)
     print(f"dry run: {n} question(s) to run ({done} already done) · model {spec.name} · "
           f"{_method_or_difficulty(config)}" + (f" · shard {config.shard}" if config.shard else ""))

@@ -11,7 +11,7 @@ from prettytable import PrettyTable
 from mdagents.analysis.summary import grading_line
 from mdagents.llm.models import DEFAULT_MODEL
 from mdagents.pipelines.base import PipelineSettings
-from mdagents.run.config import DIFFICULTIES, TRANSCRIPT_FORMATS, RunConfig, Shard
+from mdagents.run.config import BATCH_CONCURRENCY, DIFFICULTIES, TRANSCRIPT_FORMATS, RunConfig, Shard
 
 
 def _both(name: str) -> list[str]:
@@ -98,7 +98,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
     run = parser.add_argument_group("run")
     run.add_argument(*_both("--output-dir"), dest="output_dir", default="output", help="where runs go (default: output)")
-    run.add_argument("--concurrency", type=int, default=8, help="questions in flight (default: 8)")
+    run.add_argument("--concurrency", type=int, default=None,
+                     help=f"questions in flight (default: 8; with --batch {BATCH_CONCURRENCY})")
+    run.add_argument("--batch", action="store_true",
+                     help="send the calls through the provider's batch API at half the price: slower (each step "
+                          "of every question waits for one batch), resumable (see docs/sweeps.md)")
+    run.add_argument(*_both("--batch-poll"), dest="batch_poll", type=float, default=5.0, metavar="S",
+                     help="with --batch: seconds before a batch is first polled, backing off to 60 (default: 5)")
     run.add_argument(*_both("--max-connections"), dest="max_connections", type=int, default=None,
                      help="requests in flight per provider endpoint, lowered on a 429 (default: --concurrency x "
                           "the widest stage of calls, e.g. 8 questions x 9 team members = 72)")
@@ -143,7 +149,8 @@ def config_from_args(args: argparse.Namespace) -> RunConfig:
         num_samples=None if args.num_samples == 0 else args.num_samples, model=args.model, base_url=args.base_url,
         difficulty=args.difficulty, seed=args.seed, shuffle=args.shuffle, output_dir=args.output_dir,
         fresh=args.fresh, retry_failed=args.retry_failed, use_cache=args.use_cache, cache_path=args.cache_path,
-        concurrency=args.concurrency, max_connections=args.max_connections, timeout=args.timeout,
+        concurrency=args.concurrency if args.concurrency is not None else (BATCH_CONCURRENCY if args.batch else 8),
+        batch=args.batch, batch_poll=args.batch_poll, max_connections=args.max_connections, timeout=args.timeout,
         max_retries=args.max_retries, max_tokens=args.max_tokens, max_cost=args.max_cost, price_file=args.price_file, price_in=args.price_in,
         price_out=args.price_out, dry_run=args.dry_run,
         shard=Shard.parse(args.shard) if args.shard else None, verbose=args.verbose, settings=settings,
@@ -171,6 +178,10 @@ def execute(args: argparse.Namespace) -> int:
         return 0
     summary, outcome = result.summary, result.outcome
     print(summary_table(summary, result.model))
+    if batch := summary.get("batch"):
+        print(f"batch mode: {batch['waves']} wave(s), {batch['batches_submitted']} batch(es), "
+              f"{batch['requests_submitted']} request(s) submitted, {batch['requests_resumed']} resumed from "
+              f"earlier batches; costs at the batch price")
     if outcome.errors:
         print(f"{len(outcome.errors)} sample(s) failed this time, e.g. {outcome.errors[0]}", file=sys.stderr)
         print("re-run only those with --retry-failed", file=sys.stderr)

@@ -82,6 +82,10 @@ class AnthropicProvider:
             response = await self._client.messages.create(**self.request_params(messages, params), timeout=timeout)
         except anthropic.AnthropicError as exc:
             raise self._translate(exc) from None
+        return self.parse_reply(response)
+
+    def parse_reply(self, response: Any) -> Completion:
+        """A Message (a live reply, or one result of a message batch) -> Completion."""
         # With tools the answer comes as several text blocks around tool calls and citations.
         text = "".join(block.text for block in response.content if getattr(block, "type", None) == "text")
         forced = [block for block in response.content

@@ -112,6 +112,10 @@ class GeminiProvider:
         except _CONNECTION_ERRORS as exc:
             raise ProviderError(self._clean(f"gemini/{self.model}: connection error: {exc}"),
                                 retryable=True, unreachable=True) from None
+        return self.parse_reply(response)
+
+    def parse_reply(self, response: types.GenerateContentResponse) -> Completion:
+        """A GenerateContentResponse (a live reply, or one inlined response of a batch job) -> Completion."""
         candidate = response.candidates[0] if response.candidates else None
         finish = getattr(candidate, "finish_reason", None) if candidate else None
         return Completion(

@@ -81,7 +81,10 @@ class OpenAIProvider:
 
     async def complete(self, messages: Sequence[Message], params: GenerationParams, *, timeout: float) -> Completion:
         body = self.request_params(messages, params)
-        response = await self._post(body, timeout)
+        return self.parse_reply(await self._post(body, timeout))
+
+    def parse_reply(self, response: dict[str, Any]) -> Completion:
+        """A chat.completion body (a live reply, or one line of a batch's results) -> Completion."""
         choices = response.get("choices") or []
         if not choices:
             raise ProviderError(f"openai/{self.model} returned no choices")

@@ -16,6 +16,8 @@ from mdagents.redact import redact_url
 
 DIFFICULTIES = ("adaptive", *LEVELS)
 TRANSCRIPT_FORMATS = ("json", "gzip", "none")  # --transcripts
+# --batch: questions in flight unless --concurrency says otherwise (all of a run's questions share each wave).
+BATCH_CONCURRENCY = 5000
 
 
 def load_dotenv_file(path: str | Path | None = None) -> None:
@@ -91,6 +93,8 @@ class RunConfig:
     extractor: str | None = None  # None, "llm" (the run's model) or "llm:provider/model"
     method: str = "mdagents"  # --method: the adaptive levels, a baseline (mdagents/methods/) or a plugin
     prompts_dir: str | None = None  # --prompts-dir: templates that override the shipped ones by name
+    batch: bool = False  # calls go through the providers' batch APIs, in waves, at the batch price
+    batch_poll: float = 5.0  # seconds before the first poll of a batch (then backing off)
 
     def in_flight_cap(self) -> int:
         """Requests in flight per provider endpoint: --max-connections, or by default enough for every
@@ -139,6 +143,8 @@ class RunConfig:
             parse_model(self.extractor.removeprefix("llm:"), self.base_url)
         if self.max_tokens is not None and self.max_tokens < 16:
             raise ConfigError("--max-tokens must be at least 16")
+        if not (math.isfinite(self.batch_poll) and self.batch_poll > 0):
+            raise ConfigError(f"--batch-poll must be a positive number of seconds; got {self.batch_poll}")
         if not 0.0 <= self.settings.temperature <= 2.0:
             raise ConfigError("--temperature must be between 0 and 2")
         self._validate_method()
@@ -176,6 +182,20 @@ class RunConfig:
         from mdagents.methods import DEFAULT_METHOD, slug
 
         return self.difficulty if self.method == DEFAULT_METHOD else slug(self.method)
+
+    def check_batch(self) -> None:
+        """--batch needs models whose provider has a batch API (checked once the whole configuration is known)."""
+        if not self.batch:
+            return
+        from mdagents.llm.batch.provider import BATCH_PROVIDERS
+
+        models = [self.model_spec, *(parse_model(m, self.base_url) for m in (self.critic_model,) if m)]
+        if self.extractor_model:
+            models.append(parse_model(self.extractor_model, self.base_url))
+        for spec in models:
+            if spec.provider not in BATCH_PROVIDERS:
+                raise ConfigError(f"--batch works with {', '.join(p + '/...' for p in BATCH_PROVIDERS)} models; "
+                                  f"{spec.name} has no batch API (run it without --batch)")
 
     @property
     def extractor_model(self) -> str | None:

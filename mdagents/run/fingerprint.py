@@ -26,6 +26,7 @@ NOT_IN_FINGERPRINT = frozenset({
     "timeout", "max_retries", "max_cost", "price_file", "dry_run", "shard", "verbose", "transcripts",
     "data_dir", "dataset", "wait", "new_run", "price_in", "price_out", "quiet", "executor",
     "prompts_dir",  # counted by the content of the prompts it overrides, not by where they are
+    "batch", "batch_poll",
 })
 
 

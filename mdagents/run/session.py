@@ -39,6 +39,7 @@ from mdagents.llm.prices import no_price_fix, plus_known
 from mdagents.methods import resolve as resolve_method
 from mdagents.pipelines.base import Finalizer, finalize_once
 from mdagents.pipelines.exemplars import RUN_TRANSCRIPT
+from mdagents.run.batching import start_batch_mode
 from mdagents.run.config import RunConfig, cache_path_for
 from mdagents.run.fingerprint import check_resume, fingerprint_fields, short_hash
 from mdagents.run.lock import RunLock
@@ -214,6 +215,7 @@ def _execute_run(config: RunConfig, hooks: RunHooks | None = None, *,
                  manifest_extra: dict[str, Any] | None = None) -> RunResult | DryRunPlan:
     hooks = hooks or RunHooks()
     spec = config.model_spec
+    config.check_batch()
     # Keys (and a --max-cost without a price) first: reported before any dataset work.
     budget = Budget(config.max_cost)
     llm = None if config.dry_run else make_llm(config, budget=budget)
@@ -301,6 +303,7 @@ def _run_locked(config: RunConfig, hooks: RunHooks, llm: LLM, budget: Budget, so
         extractor = llm if config.extractor_model == llm.name else make_llm(config, config.extractor_model, budget)
         if extractor is not llm:
             extra.append(extractor)
+    batch = start_batch_mode(config, run_dir, [llm, *extra], budget, hooks.log) if config.batch else None
     totals = RunTotals.open(run_dir.totals_path, budget)
     planned = sum(1 for _ in planned_questions(config, source, done))  # a counting pass: memory stays flat
     manifest = {
@@ -324,7 +327,9 @@ def _run_locked(config: RunConfig, hooks: RunHooks, llm: LLM, budget: Budget, so
                     fingerprint=fingerprint, budget=budget)
     questions = planned_questions(config, source, done)
     try:
-        outcome = asyncio.run(_run_with_signals(runner, questions, [llm.aclose, *(m.aclose for m in extra), *closers]))
+        batch_close = [batch.aclose] if batch else []
+        outcome = asyncio.run(_run_with_signals(runner, questions, [*batch_close, llm.aclose,
+                                                                    *(m.aclose for m in extra), *closers]))
     finally:
         hooks.finish()
         run_dir.close()
@@ -337,6 +342,8 @@ def _run_locked(config: RunConfig, hooks: RunHooks, llm: LLM, budget: Budget, so
                 "this_session": session_costs([llm, *extra]), "sample_set": source.sample,
                 "incomplete": INCOMPLETE.get(outcome.status), "fingerprint": fingerprint,
                 "method": config.method}
+    if batch is not None:
+        summary["batch"] = batch.stats.to_dict()
     summary_path = run_dir.path / (f"summary.shard-{config.shard}.json" if config.shard else "summary.json")
     atomic_write_json(summary_path, summary)
     if config.shard is None:

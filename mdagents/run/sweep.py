@@ -278,7 +278,11 @@ PAIRED = {"price_in": "price_out", "price_out": "price_in"}  # options that are 
 
 
 def _check_keys(path: Path, config: RunConfig) -> None:
-    """A missing API key is found here, before any cell starts."""
+    """A missing API key (or a model without the batch API --batch needs) is found here, before any cell starts."""
+    try:
+        config.check_batch()
+    except MDAgentsError as exc:
+        raise GridError(path, "batch", str(exc)) from None
     models = {"model": config.model}
     if config.critic and config.critic_model:
         models["critic_model"] = config.critic_model

@@ -136,7 +136,10 @@ class _Handler(BaseHTTPRequestHandler):
         return None
 
     def do_GET(self) -> None:
-        self._send(404, {"error": {"message": f"no route {self.path}"}})
+        owner = self.server.owner
+        status, payload, headers = owner._handle(self.path, {k.lower(): v for k, v in self.headers.items()},
+                                                 {"_method": "GET"})
+        self._send(status, payload, headers)
 
     def do_POST(self) -> None:
         length = int(self.headers.get("content-length") or 0)
@@ -152,11 +155,13 @@ class _Handler(BaseHTTPRequestHandler):
         status, payload, headers = owner._handle(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
         self._send(status, payload, headers)
 
-    def _send(self, status: int, payload: dict[str, Any], headers: dict[str, str] | None = None) -> None:
-        data = json.dumps(payload).encode()
+    def _send(self, status: int, payload: dict[str, Any] | bytes, headers: dict[str, str] | None = None) -> None:
+        """A JSON reply, or raw bytes (a file's content)."""
+        data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
         try:
             self.send_response(status)
-            self.send_header("content-type", "application/json")
+            self.send_header("content-type", "application/octet-stream" if isinstance(payload, bytes)
+                             else "application/json")
             self.send_header("content-length", str(len(data)))
             for name, value in (headers or {}).items():
                 self.send_header(name, value)
@@ -239,7 +244,7 @@ class FakeServer:
     # -- request handling (runs in the server's threads) ----------------------------------
 
     def _handle(self, path: str, headers: dict[str, str], body: dict[str, Any]
-                ) -> tuple[int, dict[str, Any], dict[str, str]]:
+                ) -> tuple[int, dict[str, Any] | bytes, dict[str, str]]:
         with self._lock:
             self.requests.append({"path": path, "headers": headers, "json": body})
             action = self._actions.popleft() if self._actions else None
@@ -256,7 +261,7 @@ class FakeServer:
         except Exception as exc:  # a broken responder shows up as a server error in the test
             return 500, self._error_body(500, f"fake server responder failed: {exc!r}"), {}
 
-    def _route(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    def _route(self, path: str, body: dict[str, Any]) -> dict[str, Any] | bytes:
         if path.startswith("http://"):  # sent to us as a proxy: serve it as the upstream would
             path = "/" + path.split("/", 3)[3]
         path = path.split("?", 1)[0]
