@@ -79,6 +79,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(args_list)
     except SystemExit as exc:  # --help (0) or a usage error (2), already printed by argparse
         return int(exc.code or 0)
+    args.argv = args_list[1:]  # the command's own arguments, for layering them over a config file
     if getattr(args, "_unavailable", None):
         print(f"error: the '{args._unavailable}' command is not available in this version", file=sys.stderr)
         return 2

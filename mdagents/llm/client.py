@@ -12,6 +12,7 @@ import random
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from mdagents.errors import (
     ContextOverflow,
@@ -80,6 +81,7 @@ class LLM:
         budget: Budget | None = None,
         seed: int | None = None,
         max_tokens: int | None = None,
+        model_args: dict[str, Any] | None = None,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         """`price` None: the cost of calls is unknown. `budget`: checked before every call is launched."""
@@ -90,6 +92,7 @@ class LLM:
         self.price = price
         self.budget = budget
         self.max_tokens = max_tokens  # each call's reply cap unless the call sets its own
+        self.model_args = model_args or None  # passed to every call of the provider (llm/model_args.py)
         self.ledger = Ledger()
         self._rng = random.Random(seed)
         self._sleep = sleep
@@ -125,6 +128,7 @@ class LLM:
             answer_format=answer_format,
             answer_letters=tuple(answer_letters) if answer_letters else None,
             cache_hint=cache_hint,
+            model_args=self.model_args,
         )
         messages = list(messages)
         started = time.perf_counter()

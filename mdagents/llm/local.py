@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from mdagents.errors import ConfigError, ContextOverflow, ProviderError
+from mdagents.llm.model_args import check_keywords
 from mdagents.llm.structured import JSON, answer_schema
 from mdagents.llm.types import Completion, GenerationParams, Message, Usage
 
@@ -189,10 +190,14 @@ class LocalProvider:
     name = "local"
     base_url = None
 
-    def __init__(self, model: str, *, n_ctx: int = DEFAULT_CONTEXT) -> None:
+    def __init__(self, model: str, *, n_ctx: int = DEFAULT_CONTEXT, model_args: dict[str, Any] | None = None) -> None:
         self.model = model
         self.path = model_path_for(model)
         self.n_ctx = n_ctx
+        if model_args:
+            from llama_cpp import Llama
+
+            check_keywords(model_args, Llama.create_chat_completion, "llama.cpp's create_chat_completion")
 
     def _run(self, messages: Sequence[Message], params: GenerationParams,
              cancel: threading.Event | None = None) -> Completion:
@@ -237,6 +242,7 @@ class LocalProvider:
         from llama_cpp import LogitsProcessorList
 
         kwargs["logits_processor"] = LogitsProcessorList([_stop_if_cancelled])
+        kwargs.update(params.model_args or {})
         with _CALL_LOCK:
             if cancel.is_set():
                 raise ProviderError("local call cancelled before it started")

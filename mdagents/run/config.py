@@ -9,7 +9,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from mdagents.errors import ConfigError
-from mdagents.llm.models import ModelSpec, parse_model
+from mdagents.llm.models import ModelSpec, parse_model, split_urls
 from mdagents.pipelines.base import LEVELS, PipelineSettings
 
 DIFFICULTIES = ("adaptive", *LEVELS)
@@ -87,6 +87,7 @@ class RunConfig:
     wait: bool = False  # wait for another process that holds the run directory, instead of exit 2
     new_run: bool = False  # a separate run directory when the existing one holds another configuration
     extractor: str | None = None  # None, "llm" (the run's model) or "llm:provider/model"
+    model_args: dict[str, Any] = field(default_factory=dict)  # -M/--model-args, for --model's calls
 
     @property
     def model_spec(self) -> ModelSpec:
@@ -116,7 +117,8 @@ class RunConfig:
             if value is not None and not (math.isfinite(value) and value > 0):
                 raise ConfigError(f"{flag} must be a finite positive number; got {value}")
         if self.base_url is not None:
-            check_url(self.base_url, "--base-url")
+            for url in split_urls(self.base_url):
+                check_url(url, "--base-url")
         if self.extractor is not None and self.extractor != "llm" and not self.extractor.startswith("llm:"):
             raise ConfigError(f"--extractor must be llm or llm:provider/model; got {self.extractor!r}")
         if self.extractor and self.extractor.startswith("llm:"):
@@ -144,6 +146,8 @@ class RunConfig:
         data = asdict(self)
         data["shard"] = str(self.shard) if self.shard else None
         data["model"] = self.model_spec.name
+        if not data["model_args"]:
+            del data["model_args"]  # none given: as runs before model arguments existed (same fingerprint)
         return data
 
 

@@ -69,7 +69,8 @@ def make_llm(config: RunConfig, model: str | None = None, budget: Budget | None 
     llm = build_llm(spec, cache_path=cache_path_for(config), retry=_retry_policy(config),
                     max_connections=config.max_connections, price_file=config.price_file,
                     price_in=config.price_in if own else None, price_out=config.price_out if own else None,
-                    budget=budget, seed=config.seed, max_tokens=config.max_tokens)
+                    budget=budget, seed=config.seed, max_tokens=config.max_tokens,
+                    model_args=config.model_args if own else None)
     if budget is not None and budget.limit is not None and llm.price is None:
         raise ConfigError(f"--max-cost needs the price of every model: {no_price_fix(spec)}")
     return llm
