@@ -24,6 +24,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("mdagents.cli.run", "run a dataset through the pipelines (the default command)"),
     "sweep": ("mdagents.cli.sweep", "a grid of runs from one YAML file, resumable, locally or on a Ray cluster"),
     "report": ("mdagents.cli.report", "accuracy, intervals, costs and comparisons of run directories"),
+    "export": ("mdagents.cli.export", "a run as an inspect_ai eval log, or records as one CSV/Parquet table"),
     "view": ("mdagents.cli.view", "a static site for browsing a run's questions, debates and calls"),
     "datasets": ("mdagents.cli.datasets", "list local datasets or fetch and convert public ones"),
     "guidelines": ("mdagents.cli.guidelines", "guideline store: download, parse, embed, search"),
