@@ -17,6 +17,7 @@ from pathlib import Path
 from mdagents import __version__
 from mdagents.cli.logs import log_to_stderr
 from mdagents.errors import MDAgentsError
+from mdagents.extras import install_hint
 from mdagents.redact import redact
 
 # subcommand -> (module, one-line help)
@@ -91,6 +92,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except MDAgentsError as exc:
         print(f"error: {redact(str(exc))}", file=sys.stderr)
         return exc.exit_code
+    except ModuleNotFoundError as exc:  # an optional extra that is not installed
+        hint = install_hint(exc.name)
+        if hint is None:
+            raise
+        print(f"error: {args.command} needs {exc.name.split('.')[0]}, from an optional extra: {hint}",
+              file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
