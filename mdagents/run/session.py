@@ -21,6 +21,7 @@ from typing import Any
 
 from mdagents import prompts
 from mdagents.analysis.summary import summarize
+from mdagents.analysis.variants import variant_record
 from mdagents.data.datasets import (
     DatasetSource,
     Question,
@@ -205,6 +206,7 @@ def execute_run(config: RunConfig, hooks: RunHooks | None = None, *,
     fingerprint = short_hash(fields)
     shard = str(config.shard) if config.shard else None
     run_path = choose_run_dir(Path(config.output_dir), name, fingerprint, new_run=config.new_run)
+    manifest_extra = variant_record(run_path, fields) | (manifest_extra or {})  # a `<name>-k`: what differs
     run_dir = RunDirectory(run_path, shard=shard, transcripts=config.transcripts)
     exemplars = load_exemplars(source, config.settings.num_exemplars)
     wanted = config.settings.num_exemplars
