@@ -195,20 +195,26 @@ def with_defaults(args: argparse.Namespace) -> tuple[argparse.Namespace, dict[st
     if argv is None or (not environment and not config):
         return args, {}
     layers = [environment, file_argv(config, options) if config else [], list(argv)]
-    merged = layered_argv(layers, options)
-    try:
-        parsed = parser.parse_args(merged)
-    except UsageError as exc:
-        where = f"{config}: " if config else ""
-        raise UsageError(f"{where}{exc} (from the config file, MDAGENTS_* variables or flags)") from None
+    sources = [(_variable(flag), [flag, value]) for flag, value in zip(environment[::2], environment[1::2],
+                                                                        strict=True)]
+    for source, layer in [*sources, (str(config), layers[1])]:
+        try:
+            parser.parse_args(layer)  # each source alone, so a bad value is blamed on where it came from
+        except UsageError as exc:
+            raise UsageError(f"{source}: {exc}") from None
+    parsed = parser.parse_args(layered_argv(layers, options))
     parsed.argv = argv
     origin: dict[str, Any] = {}
     if config:
         origin["config_file"] = str(Path(config).resolve())
     if environment:
-        origin["environment_defaults"] = sorted(
-            f"{ENV_PREFIX}{a[2:].replace('-', '_').upper()}" for a in environment if a.startswith("--"))
+        origin["environment_defaults"] = sorted(_variable(flag) for flag in environment[::2])
     return parsed, origin
+
+
+def _variable(flag: str) -> str:
+    """`--output-dir` -> `MDAGENTS_OUTPUT_DIR`."""
+    return ENV_PREFIX + flag[2:].replace("-", "_").upper()
 
 
 def execute(args: argparse.Namespace) -> int:

@@ -91,3 +91,10 @@ def test_flags_replace_a_repeatable_option_of_the_file(tmp_path: Path) -> None:
         assert all(r["json"]["top_p"] == 0.5 for r in server.requests)
     manifest = json.loads((only_run_dir(tmp_path) / "manifest.json").read_text())
     assert manifest["config"]["base_url"] == server.base_url  # not joined with the file's unreachable one
+
+
+def test_a_bad_environment_default_names_its_variable(tmp_path: Path, monkeypatch, capsys) -> None:
+    monkeypatch.setenv("MDAGENTS_CONCURRENCY", "many")
+    assert main(["--dry-run", "--output-dir", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("error: MDAGENTS_CONCURRENCY: argument --concurrency: invalid int value")
