@@ -29,6 +29,7 @@ from mdagents.llm.shared_limits import endpoint_key
 from mdagents.redact import redact
 from mdagents.run.config import RunConfig, Shard
 from mdagents.run.config_file import (
+    JSON_OPTIONS,
     OptionsFileError,
     OptionTable,
     canonical,
@@ -173,7 +174,8 @@ def _split(path: Path, data: dict[Any, Any], parser: CellParser) -> tuple[dict[s
             raise GridError(path, where, "one sweep has one output_dir")
         if not isinstance(value, list):
             raise GridError(path, where, "must be a list of values")
-        axes[key] = _values(path, where, value, repeatable=parser.options[key].repeatable)
+        axes[key] = _values(path, where, value, repeatable=parser.options[key].repeatable,
+                            mapping=key in JSON_OPTIONS)
     return fixed, axes
 
 
@@ -184,11 +186,12 @@ def _known(path: Path, where: str, parser: CellParser, key: str | None = None) -
         raise GridError(path, where, exc.what) from None
 
 
-def _values(path: Path, key: str, values: list[Any], *, repeatable: bool = False) -> list[Any]:
+def _values(path: Path, key: str, values: list[Any], *, repeatable: bool = False, mapping: bool = False) -> list[Any]:
+    """An axis: single values; a list per cell for a repeatable option, a mapping for model_args."""
     if not values:
         raise GridError(path, key, "empty list: give at least one value")
     for value in values:
-        if isinstance(value, dict) or (isinstance(value, list) and not repeatable):
+        if (isinstance(value, dict) and not mapping) or (isinstance(value, list) and not repeatable):
             raise GridError(path, key, f"each value must be a single value, not {value!r}")
     if len({str(v) for v in values}) < len(values):
         raise GridError(path, key, "a value is listed twice")
@@ -255,6 +258,8 @@ def _check_keys(path: Path, config: RunConfig) -> None:
 
 
 def _slug(value: Any) -> str:
+    if isinstance(value, dict):  # model_args: {top_p: 0.5} -> top-p-0.5
+        value = "+".join(f"{k}-{_slug(v)}" for k, v in value.items())
     return "".join(c if c.isalnum() or c in "-.+" else "-" for c in str(value))
 
 

@@ -98,3 +98,11 @@ def test_a_bad_environment_default_names_its_variable(tmp_path: Path, monkeypatc
     assert main(["--dry-run", "--output-dir", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("error: MDAGENTS_CONCURRENCY: argument --concurrency: invalid int value")
+
+
+def test_a_grid_over_model_arguments_gives_each_its_cell(tmp_path: Path) -> None:
+    grid = write(tmp_path / "grid.yaml", "model: openai/gpt-4o-mini\nbase_url: http://127.0.0.1:9/v1\n"
+                                         "grid:\n  model_args: [{top_p: 0.5}, {top_p: 0.9}]\n")
+    sweep = load_sweep(grid, cell_parser())
+    assert [c.config.model_args for c in sweep.cells] == [{"top_p": 0.5}, {"top_p": 0.9}]
+    assert [Path(c.config.output_dir).name for c in sweep.cells] == ["model_args=top-p-0.5", "model_args=top-p-0.9"]
