@@ -12,4 +12,9 @@ KEY_VARIABLES: dict[str, tuple[str, ...]] = {
     "gemini": ("GEMINI_API_KEY", "GOOGLE_API_KEY", "genai_api_key"),
     "local": (),
     "mock": (),
+    # OpenAI-compatible services (llm/models.py has their default base URLs).
+    "vllm": ("VLLM_API_KEY",),
+    "ollama": ("OLLAMA_API_KEY",),
+    "openrouter": ("OPENROUTER_API_KEY",),
+    "together": ("TOGETHER_API_KEY", "TOGETHER_AI_API_KEY"),
 }

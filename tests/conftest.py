@@ -16,3 +16,13 @@ def _no_real_keys(monkeypatch: pytest.MonkeyPatch) -> None:
             monkeypatch.delenv(name, raising=False)
     for name in BASE_URL_VARIABLES.values():  # a developer's own endpoint must not redirect the tests
         monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture(autouse=True)
+def _no_run_defaults_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """MDAGENTS_MODEL, MDAGENTS_CONFIG and the like of the machine running the tests do not apply."""
+    from mdagents.cli.run import run_parser
+    from mdagents.run.config_file import ENV_PREFIX, option_table
+
+    for key in {*option_table(run_parser()), "config"}:
+        monkeypatch.delenv(ENV_PREFIX + key.replace("-", "_").upper(), raising=False)

@@ -32,6 +32,7 @@ from mdagents.analysis.summary import (
     grading_line,
     level_key,
 )
+from mdagents.analysis.variants import variant_of
 
 UNKNOWN = "unknown"
 
@@ -154,6 +155,7 @@ def summarize_run(run: Run, *, bootstrap: int = 2000, seed: int = 0, name: str |
         "latency_p95_s": percentile(latencies, 95),
         "models": sorted({str(r["model"]) for r in records if r.get("model")}),
         "method": run_method(run),
+        **run_identity(run),
         "warnings": list(run.warnings),
     }
     critic = critic_section(records)
@@ -163,6 +165,21 @@ def summarize_run(run: Run, *, bootstrap: int = 2000, seed: int = 0, name: str |
     if rag:
         report["rag"] = rag
     return report
+
+
+def run_identity(run: Run) -> dict[str, Any]:
+    """Model, dataset, split and difficulty mode of a run (from its manifest, else its records), and for a
+    `<name>-2` directory the run it is a variant of and the fields that differ."""
+    config = run.manifest.get("config") or {}
+
+    def either(key: str, record_key: str) -> Any:
+        return config.get(key) or ", ".join(sorted({str(r[record_key]) for r in run.records if r.get(record_key)})) \
+            or None
+
+    variant = variant_of(run.path, run.manifest)
+    return {"model": either("model", "model"), "dataset": either("dataset", "dataset"),
+            "split": either("split", "split"), "difficulty_mode": config.get("difficulty"),
+            "variant_of": variant.get("variant_of"), "differs_in": variant.get("differs_in") or []}
 
 
 def critic_section(records: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
@@ -355,10 +372,13 @@ def _overview_rows(reports: Sequence[dict[str, Any]]) -> list[list[str]]:
     sample_rows = [row("data", lambda r: "SAMPLE SET (not the public benchmark)" if r["sample_set"] else "")
                    ] if any(r["sample_set"] for r in reports) else []
     method_rows = [row("method", lambda r: r["method"])] if any(r["method"] != "mdagents" for r in reports) else []
+    variant_rows = [row("differs from", lambda r: f"{r['variant_of']} in {len(r['differs_in'])} field(s)"
+                        if r.get("variant_of") else "")] if any(r.get("variant_of") for r in reports) else []
     return [
         row("status", lambda r: r["status"]),
         *method_rows,
         *sample_rows,
+        *variant_rows,
         row("n", lambda r: r["n"]),
         row("accuracy (graded samples)", lambda r: _pct(r["accuracy"])),
         row("  95% Wilson interval", lambda r: _interval(r["ci_low"], r["ci_high"])),
@@ -431,6 +451,8 @@ def render_text(reports: Sequence[dict[str, Any]], *, markdown: bool = False, li
         if list_changed:
             parts += [heading("Ids that changed"), _changed_ids(comparisons, label, markdown)]
     notes = [f"note: {r['run']}: {w}" for r in reports for w in r["warnings"]]
+    notes += [f"note: {r['run']} is a separate run beside {r['variant_of']}; it differs in "
+              f"{'; '.join(r['differs_in']) or 'nothing recorded'}" for r in reports if r.get("variant_of")]
     notes += [f"note: {r['run']} is still in progress: numbers are partial" for r in reports if r["in_progress"]]
     return "\n\n".join(parts + (["\n".join(notes)] if notes else []))
 
@@ -481,11 +503,11 @@ def _changed_ids(comparisons: Sequence[dict[str, Any]], label: dict[str, str], m
 
 
 CSV_FIELDS = (
-    "run", "status", "sample_set", "n", "correct", "accuracy", "ci_low", "ci_high", "bootstrap_low", "bootstrap_high",
+    "run", "model", "dataset", "split", "difficulty_mode", "status", "sample_set", "n", "correct", "accuracy", "ci_low", "ci_high", "bootstrap_low", "bootstrap_high",
     "answered", "accuracy_answered", "parse_failures", "errors", "abstained", "input_tokens", "output_tokens",
     "input_tokens_mean", "output_tokens_mean", "calls", "calls_per_question", "cost_usd", "paid_usd", "replayed_usd",
     "cost_per_question",
-    "latency_p50_s", "latency_p95_s",
+    "latency_p50_s", "latency_p95_s", "variant_of", "differs_in",
 )
 
 
@@ -510,6 +532,8 @@ def render_csv(reports: Sequence[dict[str, Any]]) -> str:
 def _csv_cell(value: Any) -> Any:
     if value is None:
         return ""
+    if isinstance(value, list):
+        return "; ".join(str(v) for v in value)
     return round(value, 6) if isinstance(value, float) else value
 
 

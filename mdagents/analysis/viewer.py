@@ -17,13 +17,14 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 
 from mdagents.analysis import question_view
 from mdagents.analysis.report import compare_runs, outcome, short_labels, summarize_run
-from mdagents.analysis.runs import Run, RunReadError
+from mdagents.analysis.runs import Run, RunReadError, natural_key
 from mdagents.paths import transcript_stem
 
 VIEW_DIR = "view"
 QUESTIONS_DIR = "questions"
 OTHER_DIR = "other"  # pages of the compared run's questions, inside this run's view
 ASSETS = ("view.css", "view.js")
+LEVEL_RANK = {"basic": 0, "intermediate": 1, "advanced": 2}
 
 
 @dataclass
@@ -76,6 +77,7 @@ def _row(record: dict[str, Any]) -> dict[str, Any]:
         "id": record["id"],
         "href": f"{QUESTIONS_DIR}/{page_name(record['id'])}",
         "level": record.get("difficulty") or "unknown",
+        "level_rank": LEVEL_RANK.get(record.get("difficulty") or "", len(LEVEL_RANK)),  # basic < ... < advanced
         "source": record.get("difficulty_source") or "",
         "prediction": record.get("prediction"),
         "truth": record.get("answer_idx"),
@@ -123,10 +125,10 @@ def _question_pages(env: Environment, run: Run, records: list[dict[str, Any]], f
         site.pages += 1
 
 
-def _disagreements(run: Run, other: Run) -> list[tuple[dict[str, Any], dict[str, Any]]]:
-    """Shared questions where the runs' predictions or grades differ, in this run's order."""
+def _disagreements(records: list[dict[str, Any]], other: Run) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """Shared questions where the runs' predictions or grades differ, in the order of `records`."""
     theirs = other.by_id()
-    return [(mine, theirs[mine["id"]]) for mine in run.records if mine["id"] in theirs
+    return [(mine, theirs[mine["id"]]) for mine in records if mine["id"] in theirs
             and (mine.get("prediction"), mine.get("correct")) != (theirs[mine["id"]].get("prediction"),
                                                                    theirs[mine["id"]].get("correct"))]
 
@@ -143,10 +145,10 @@ def write_site(run: Run, *, compare: Run | None = None) -> Site:
         _write(root / name, (assets / name).read_text(encoding="utf-8"))
     env = environment()
     site = Site(root=root, index=root / "index.html", pages=0)
-    records = run.records
+    records = sorted(run.records, key=lambda r: natural_key(r["id"]))  # by id, not in completion order
     compare_name = None
     if compare is not None:
-        pairs = _disagreements(run, compare)
+        pairs = _disagreements(records, compare)
         compare_name = compare.name if compare.name != run.name else str(compare.path)
         _question_pages(env, compare, [theirs for _, theirs in pairs], root / OTHER_DIR, site,
                         run_label=compare_name, back=("../compare.html", "comparison"))

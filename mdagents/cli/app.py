@@ -17,6 +17,7 @@ from pathlib import Path
 from mdagents import __version__
 from mdagents.cli.logs import log_to_stderr
 from mdagents.errors import MDAgentsError
+from mdagents.extras import install_hint
 from mdagents.redact import redact
 
 # subcommand -> (module, one-line help)
@@ -24,6 +25,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "run": ("mdagents.cli.run", "run a dataset through the pipelines (the default command)"),
     "sweep": ("mdagents.cli.sweep", "a grid of runs from one YAML file, resumable, locally or on a Ray cluster"),
     "report": ("mdagents.cli.report", "accuracy, intervals, costs and comparisons of run directories"),
+    "export": ("mdagents.cli.export", "a run as an inspect_ai eval log, or records as one CSV/Parquet table"),
     "view": ("mdagents.cli.view", "a static site for browsing a run's questions, debates and calls"),
     "datasets": ("mdagents.cli.datasets", "list local datasets or fetch and convert public ones"),
     "guidelines": ("mdagents.cli.guidelines", "guideline store: download, parse, embed, search"),
@@ -83,6 +85,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(args_list)
     except SystemExit as exc:  # --help (0) or a usage error (2), already printed by argparse
         return int(exc.code or 0)
+    args.argv = args_list[1:]  # the command's own arguments, for layering them over a config file
     if getattr(args, "_unavailable", None):
         print(f"error: the '{args._unavailable}' command is not available in this version", file=sys.stderr)
         return 2
@@ -93,6 +96,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except MDAgentsError as exc:
         print(f"error: {redact(str(exc))}", file=sys.stderr)
         return exc.exit_code
+    except ModuleNotFoundError as exc:  # an optional extra that is not installed
+        hint = install_hint(exc.name)
+        if hint is None:
+            raise
+        print(f"error: {args.command} needs {exc.name.split('.')[0]}, from an optional extra: {hint}",
+              file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from mdagents.cli.guardrails_eval import print_language_table
 from mdagents.errors import UsageError
-from mdagents.guardrails.semantic import MODEL_FILE, TriageModel
+from mdagents.guardrails.semantic import MODEL_FILE, MODEL_VARIABLE, TriageModel
 from mdagents.guardrails.triage_training import (
     TARGET_RECALL,
     TRAINING_FILES,
@@ -23,8 +23,10 @@ from mdagents.guardrails.triage_training import (
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="*", help="JSONL of {text, lang, expected, severity, note} "
                         "(default: the training files shipped in mdagents/guardrails/data/)")
-    parser.add_argument("--out", default=None, help=f"where to write the weights (default: {MODEL_FILE.name} "
-                        "in the package; with --check nothing is written)")
+    parser.add_argument("--out", default=None, help=f"where to write the weights (default: ./{MODEL_FILE.name}; "
+                        "use them with MDAGENTS_TRIAGE_MODEL=PATH; with --check nothing is written)")
+    parser.add_argument("--into-package", dest="into_package", action="store_true",
+                        help="replace the weights shipped inside the package (for maintainers of a checkout)")
     parser.add_argument("--check", action="store_true",
                         help="retrain and compare with the shipped weights instead of writing them")
     parser.add_argument("--target-recall", type=float, default=TARGET_RECALL,
@@ -55,7 +57,14 @@ def execute(args: argparse.Namespace) -> int:
             return 1
         print("the shipped weights match a fresh training run")
         return 0
-    out = Path(args.out) if args.out else MODEL_FILE
-    model.save(out)
+    if args.into_package and args.out:
+        raise UsageError("--out and --into-package name two places: give one")
+    out = MODEL_FILE if args.into_package else Path(args.out or MODEL_FILE.name)
+    try:
+        model.save(out)
+    except OSError as exc:
+        raise UsageError(f"cannot write {out}: {exc.strerror or exc}") from None
     print(f"wrote {out}")
+    if not args.into_package:
+        print(f"use it with: export {MODEL_VARIABLE}={out.resolve()}")
     return 0

@@ -4,14 +4,25 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any
 
 from prettytable import PrettyTable
 
 from mdagents.analysis.summary import grading_line
-from mdagents.llm.models import DEFAULT_MODEL
+from mdagents.errors import UsageError
+from mdagents.llm.model_args import parse_model_args
+from mdagents.llm.models import DEFAULT_MODEL, join_urls
 from mdagents.pipelines.base import PipelineSettings
 from mdagents.run.config import BATCH_CONCURRENCY, DIFFICULTIES, TRANSCRIPT_FORMATS, RunConfig, Shard
+from mdagents.run.config_file import (
+    ENV_PREFIX,
+    config_path_from_env,
+    env_argv,
+    file_argv,
+    layered_argv,
+    option_table,
+)
 
 
 def _both(name: str) -> list[str]:
@@ -22,6 +33,10 @@ def _both(name: str) -> list[str]:
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", default=None, metavar="FILE",
+                        help="YAML file of run options by their flag names with underscores (model: ..., "
+                             "num_samples: ...); flags given here override it (default: $MDAGENTS_CONFIG; "
+                             "see docs/configuration.md)")
     data = parser.add_argument_group("data")
     data.add_argument("--dataset", default="medqa",
                       help="dataset name under --data-dir (medqa, pubmedqa, ...) or a .jsonl path (default: medqa)")
@@ -37,8 +52,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
     model.add_argument("--model", default=None,
                        help=f"provider/model, e.g. openai/gpt-4o-mini, gemini/gemini-2.5-flash, "
                             f"anthropic/claude-haiku-4-5, local//path/model.gguf (default: {DEFAULT_MODEL})")
-    model.add_argument(*_both("--base-url"), dest="base_url", default=None,
-                       help="API base URL: any OpenAI-compatible server (vLLM, Ollama), or a proxy for anthropic/gemini")
+    model.add_argument(*_both("--base-url"), dest="base_url", action="append", default=None,
+                       help="API base URL: any OpenAI-compatible server (vLLM, Ollama), or a proxy for "
+                            "anthropic/gemini; repeat it (or separate by commas) to share the load between "
+                            "several OpenAI-compatible servers of one model")
+    model.add_argument("-M", *_both("--model-arg"), dest="model_arg", action="append", default=None,
+                       metavar="KEY=VALUE",
+                       help="a generation parameter passed to the provider's call as it is (top_p=0.9, "
+                            "reasoning_effort=low, extra_body={...}, thinking_config.thinking_budget=1024); "
+                            "repeatable; VALUE is read as JSON when it parses, else as text")
+    model.add_argument(*_both("--model-args"), dest="model_args", default=None, metavar="JSON",
+                       help='generation parameters as one JSON object, e.g. \'{"top_p": 0.9, "seed": 7}\' '
+                            "(-M entries override its keys)")
     model.add_argument("--timeout", type=float, default=None, help="seconds per call before it is retried (default: 120; local 900)")
     model.add_argument(*_both("--max-retries"), dest="max_retries", type=int, default=4, help="retries per call (default: 4)")
     model.add_argument(*_both("--max-tokens"), dest="max_tokens", type=int, default=None,
@@ -146,7 +171,8 @@ def config_from_args(args: argparse.Namespace) -> RunConfig:
     )
     return RunConfig(
         dataset=args.dataset, split=args.split, data_dir=args.data_dir,
-        num_samples=None if args.num_samples == 0 else args.num_samples, model=args.model, base_url=args.base_url,
+        num_samples=None if args.num_samples == 0 else args.num_samples, model=args.model,
+        base_url=join_urls(args.base_url), model_args=parse_model_args(args.model_args, args.model_arg),
         difficulty=args.difficulty, seed=args.seed, shuffle=args.shuffle, output_dir=args.output_dir,
         fresh=args.fresh, retry_failed=args.retry_failed, use_cache=args.use_cache, cache_path=args.cache_path,
         concurrency=args.concurrency if args.concurrency is not None else (BATCH_CONCURRENCY if args.batch else 8),
@@ -161,16 +187,63 @@ def config_from_args(args: argparse.Namespace) -> RunConfig:
     ).validate()
 
 
+class _RaisingParser(argparse.ArgumentParser):
+    """The run parser for arguments that come from a file or the environment: errors are raised, not printed."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(message)
+
+
+def run_parser() -> argparse.ArgumentParser:
+    parser = _RaisingParser(prog="run", add_help=False, allow_abbrev=False)
+    configure(parser)
+    return parser
+
+
+def with_defaults(args: argparse.Namespace) -> tuple[argparse.Namespace, dict[str, Any]]:
+    """The command's arguments over its config file over MDAGENTS_* variables, parsed again as one
+    command line; and what the manifest records about where options came from."""
+    argv = getattr(args, "argv", None)
+    parser = run_parser()
+    options = option_table(parser)
+    environment = env_argv(options)
+    config = args.config or config_path_from_env()
+    if argv is None or (not environment and not config):
+        return args, {}
+    layers = [environment, file_argv(config, options) if config else [], list(argv)]
+    sources = [(_variable(flag), [flag, value]) for flag, value in zip(environment[::2], environment[1::2],
+                                                                        strict=True)]
+    for source, layer in [*sources, (str(config), layers[1])]:
+        try:
+            parser.parse_args(layer)  # each source alone, so a bad value is blamed on where it came from
+        except UsageError as exc:
+            raise UsageError(f"{source}: {exc}") from None
+    parsed = parser.parse_args(layered_argv(layers, options))
+    parsed.argv = argv
+    origin: dict[str, Any] = {}
+    if config:
+        origin["config_file"] = str(Path(config).resolve())
+    if environment:
+        origin["environment_defaults"] = sorted(_variable(flag) for flag in environment[::2])
+    return parsed, origin
+
+
+def _variable(flag: str) -> str:
+    """`--output-dir` -> `MDAGENTS_OUTPUT_DIR`."""
+    return ENV_PREFIX + flag[2:].replace("-", "_").upper()
+
+
 def execute(args: argparse.Namespace) -> int:
     from mdagents.run.config import load_dotenv_file
     from mdagents.run.session import DryRunPlan, execute_run
 
     load_dotenv_file()
+    args, origin = with_defaults(args)
     config = config_from_args(args)
     from mdagents.cli.progress import Progress
 
     progress = Progress(quiet=args.quiet, every=args.progress_every)
-    result = execute_run(config, progress.hooks())
+    result = execute_run(config, progress.hooks(), manifest_extra=origin or None)
     if isinstance(result, DryRunPlan):
         from mdagents.cli.dry_run import print_plan
 

@@ -8,6 +8,7 @@ import sys
 from mdagents.cli import run as run_cli
 from mdagents.errors import UsageError
 from mdagents.run.config import RunConfig, Shard
+from mdagents.run.config_file import env_argv, layered_argv, option_table
 from mdagents.run.sweep import CellParser, UnitOutcome
 
 
@@ -33,24 +34,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def cell_parser() -> CellParser:
-    """The run command's own parser and flag table, so a cell is checked exactly as `run` checks flags."""
-    parser = _RaisingParser(prog="run", add_help=False, allow_abbrev=False)
-    run_cli.configure(parser)
-    options: dict[str, tuple[str, bool]] = {}
-    for action in parser._actions:
-        flags = [s for s in action.option_strings if s.startswith("--")]
-        for flag in flags:
-            options[flag[2:]] = (flag, action.nargs != 0)
+    """The run command's own parser and flag table, so a cell is checked exactly as `run` checks flags
+    (MDAGENTS_* variables are its defaults, as for `run`)."""
+    parser = run_cli.run_parser()
+    options = option_table(parser)
+    environment = env_argv(options)
 
     def parse(argv: list[str]) -> RunConfig:
-        return run_cli.config_from_args(parser.parse_args(argv))
+        return run_cli.config_from_args(parser.parse_args(layered_argv([environment, argv], options)))
 
     return CellParser(options=options, parse=parse)
-
-
-class _RaisingParser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # type: ignore[override]
-        raise UsageError(message)
 
 
 def execute(args: argparse.Namespace) -> int:

@@ -14,6 +14,7 @@ cross-validation for recall; out-of-scope has its own threshold. Long pastes are
 
 from __future__ import annotations
 
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -29,6 +30,7 @@ from mdagents.guardrails.verdicts import CRITICAL_INTERVENTIONS, INPUT_SEVERITIE
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 MODEL_FILE = DATA_DIR / "triage_model.npz"
+MODEL_VARIABLE = "MDAGENTS_TRIAGE_MODEL"  # weights retrained by `guardrails-train`, used instead of the shipped ones
 CLASSES = INTERVENTION_TYPES  # column order of the classifier's output
 SEVERITIES = INPUT_SEVERITIES  # column order of the emergency-severity head
 # What of a message the model reads: at most WINDOW_HEAD + WINDOW_TAIL characters, and at most
@@ -156,7 +158,7 @@ class SemanticTriage:
     def model(self) -> TriageModel:
         """The shipped model, read on first use (training only embeds, so it never needs it)."""
         if self._model is None:
-            self._model = TriageModel.load()
+            self._model = TriageModel.load(os.environ.get(MODEL_VARIABLE) or MODEL_FILE)
         return self._model
 
     def embed(self, texts: list[str]) -> np.ndarray:
@@ -209,4 +211,4 @@ def shared_triage() -> SemanticTriage:
     return SemanticTriage()
 
 
-__all__ = ["CRITICAL_INTERVENTIONS", "MODEL_FILE", "SemanticTriage", "SemanticVerdict", "TriageModel", "window"]
+__all__ = ["CRITICAL_INTERVENTIONS", "MODEL_FILE", "MODEL_VARIABLE", "SemanticTriage", "SemanticVerdict", "TriageModel", "window"]

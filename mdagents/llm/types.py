@@ -79,6 +79,7 @@ class GenerationParams:
     answer_format: str | None = None
     answer_letters: tuple[str, ...] | None = None
     cache_hint: str | None = None
+    model_args: dict[str, Any] | None = field(default=None, hash=False)  # -M/--model-args, sent as they are
 
     def to_dict(self) -> dict[str, Any]:
         return {f.name: (list(v) if isinstance(v, tuple) else v)

@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 
 from mdagents.errors import ConfigError
 from mdagents.llm.endpoint import endpoint_source
-from mdagents.llm.models import ModelSpec, parse_model
+from mdagents.llm.models import ModelSpec, parse_model, split_urls
 from mdagents.pipelines.base import LEVELS, PipelineSettings
 from mdagents.redact import redact_url
 
@@ -96,6 +96,8 @@ class RunConfig:
     batch: bool = False  # calls go through the providers' batch APIs, in waves, at the batch price
     batch_poll: float = 5.0  # seconds before the first poll of a batch (then backing off)
 
+    model_args: dict[str, Any] = field(default_factory=dict)  # -M/--model-args, for --model's calls
+
     def in_flight_cap(self) -> int:
         """Requests in flight per provider endpoint: --max-connections, or by default enough for every
         question in flight to make its widest stage of calls at once (all experts' opinions, all teams'
@@ -133,10 +135,12 @@ class RunConfig:
             if value is not None and not (math.isfinite(value) and value > 0):
                 raise ConfigError(f"{flag} must be a finite positive number; got {value}")
         if self.base_url is not None:
-            check_url(self.base_url, "--base-url")
+            for url in split_urls(self.base_url):
+                check_url(url, "--base-url")
         spec = self.model_spec
         if spec.base_url is not None and spec.base_url != self.base_url:
-            check_url(spec.base_url, endpoint_source(spec.provider, self.base_url))
+            for url in split_urls(spec.base_url):
+                check_url(url, endpoint_source(spec.provider, self.base_url))
         if self.extractor is not None and self.extractor != "llm" and not self.extractor.startswith("llm:"):
             raise ConfigError(f"--extractor must be llm or llm:provider/model; got {self.extractor!r}")
         if self.extractor and self.extractor.startswith("llm:"):
@@ -210,6 +214,8 @@ class RunConfig:
         spec = self.model_spec
         data["model"] = spec.name
         data["base_url"] = redact_url(spec.base_url)  # the effective endpoint, credentials hidden
+        if not data["model_args"]:
+            del data["model_args"]  # none given: as runs before model arguments existed (same fingerprint)
         return data
 
 

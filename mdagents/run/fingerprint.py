@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from mdagents import prompts
+from mdagents.analysis.variants import differences
 from mdagents.errors import UsageError
 from mdagents.hashing import file_sha256
 from mdagents.run.config import RunConfig
@@ -64,26 +65,6 @@ def method_fields(config: RunConfig) -> dict[str, Any]:
 
 def short_hash(fields: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()[:12]
-
-
-def differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
-    """`field: old -> new` for each field that differs (nested settings flattened one level)."""
-    changed = []
-    for key in sorted(set(old) | set(new)):
-        a, b = old.get(key), new.get(key)
-        if a == b:
-            continue
-        if isinstance(a, dict) and isinstance(b, dict):
-            changed += [f"{key}.{k}: {_short(a.get(k))} -> {_short(b.get(k))}"
-                        for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)]
-        else:
-            changed.append(f"{key}: {_short(a)} -> {_short(b)}")
-    return changed
-
-
-def _short(value: Any) -> str:
-    text = json.dumps(value, default=str)
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def check_resume(existing: dict[str, Any] | None, fields: dict[str, Any], run_dir: Path) -> None:

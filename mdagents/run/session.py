@@ -22,6 +22,7 @@ from typing import Any
 from mdagents import prompts
 from mdagents.analysis.costs import rounded_usd
 from mdagents.analysis.summary import summarize
+from mdagents.analysis.variants import variant_record
 from mdagents.data.datasets import (
     DatasetSource,
     Question,
@@ -72,7 +73,8 @@ def make_llm(config: RunConfig, model: str | None = None, budget: Budget | None 
     llm = build_llm(spec, cache_path=cache_path_for(config), retry=_retry_policy(config),
                     max_connections=config.in_flight_cap(), price_file=config.price_file,
                     price_in=config.price_in if own else None, price_out=config.price_out if own else None,
-                    budget=budget, seed=config.seed, max_tokens=config.max_tokens)
+                    budget=budget, seed=config.seed, max_tokens=config.max_tokens,
+                    model_args=config.model_args if own else None)
     if budget is not None and budget.limit is not None and llm.price is None:
         raise ConfigError(f"--max-cost needs the price of every model: {no_price_fix(spec)}")
     if budget is not None and llm.price is None:
@@ -229,6 +231,7 @@ def _execute_run(config: RunConfig, hooks: RunHooks | None = None, *,
     fingerprint = short_hash(fields)
     shard = str(config.shard) if config.shard else None
     run_path = choose_run_dir(Path(config.output_dir), name, fingerprint, new_run=config.new_run)
+    manifest_extra = variant_record(run_path, fields) | (manifest_extra or {})  # a `<name>-k`: what differs
     run_dir = RunDirectory(run_path, shard=shard, transcripts=config.transcripts)
     # the exemplars, and the train pool a method searches (medprompt's nearest neighbours)
     exemplars = load_exemplars(source, max(config.settings.num_exemplars, resolve_method(config.method).train_pool))

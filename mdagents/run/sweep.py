@@ -15,7 +15,6 @@ model client; anything unfinished resumes as `run` resumes; nothing finished is 
 
 from __future__ import annotations
 
-import difflib
 import itertools
 import json
 from collections.abc import Callable, Iterable, Iterator
@@ -23,14 +22,21 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from mdagents.analysis.sweep_table import SWEEP_FILE, render_csv, render_table, sweep_rows
-from mdagents.errors import MDAgentsError, MissingKeyError, UsageError
+from mdagents.errors import MDAgentsError, MissingKeyError
 from mdagents.llm.models import resolve_key
 from mdagents.llm.shared_limits import endpoint_key
 from mdagents.redact import redact
 from mdagents.run.config import RunConfig, Shard
+from mdagents.run.config_file import (
+    JSON_OPTIONS,
+    OptionsFileError,
+    OptionTable,
+    canonical,
+    check_known,
+    read_mapping,
+    to_argv,
+)
 from mdagents.run.session import DryRunPlan, RunHooks, execute_run
 from mdagents.run.store import atomic_write_bytes, atomic_write_json, iter_records, now_iso
 
@@ -43,25 +49,20 @@ REFUSED = {
     "fresh": "a sweep never deletes finished results (delete a cell's directory by hand to redo it)",
     "shard": "slices are chosen per sweep: use `sweep --shards N` or `sweep --shard i/n`",
     "dry_run": "use `sweep --dry-run`",
+    "config": "the sweep file itself holds the run options",
     "help": "not a run option",
 }
 
 
-class GridError(UsageError):
+class GridError(OptionsFileError):
     """A grid file that cannot run: `GRID.yaml: key: what is wrong`."""
-
-    def __init__(self, path: Path | str, key: str, what: str) -> None:
-        super().__init__(f"{path}: {key}: {what}")
 
 
 @dataclass(frozen=True)
 class CellParser:
-    """The run command's parser, lent by the CLI: which options exist and how a cell's argv becomes a RunConfig.
+    """The run command's parser, lent by the CLI: which options exist and how a cell's argv becomes a RunConfig."""
 
-    `options` maps every spelling of an option without its dashes (`num_samples`, `num-samples`)
-    to (the flag, whether it takes a value)."""
-
-    options: dict[str, tuple[str, bool]]
+    options: OptionTable
     parse: Callable[[list[str]], RunConfig]
 
 
@@ -127,16 +128,9 @@ def load_sweep(path: str | Path, parser: CellParser, *, overrides: dict[str, Any
     """Read GRID.yaml (top-level keys replaced by `overrides`, from `sweep --set`) and check every cell
     with the run command's parser; raises GridError."""
     path = Path(path)
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise UsageError(f"cannot read grid file {path}: {exc.strerror or exc}") from None
-    except yaml.YAMLError as exc:
-        raise UsageError(f"{path}: not valid YAML ({exc})") from None
-    if not isinstance(data, dict) or not data:
-        raise UsageError(f"{path}: expected a mapping of run options (model: ..., dataset: ...)")
+    data = read_mapping(path)
     if overrides:
-        data = {_canonical(k): v for k, v in data.items()} | {_canonical(k): v for k, v in overrides.items()}
+        data = {canonical(k): v for k, v in data.items()} | {canonical(k): v for k, v in overrides.items()}
     fixed, axes = _split(path, data, parser)
     repeats = _repeats(path, data.get("repeats", 1))
     output_dir = Path(str(fixed.get("output_dir", "output")))
@@ -165,11 +159,11 @@ def _split(path: Path, data: dict[Any, Any], parser: CellParser) -> tuple[dict[s
     if not isinstance(grid, dict):
         raise GridError(path, "grid", "must map run options to lists of values")
     for key, value in data.items():
-        key = _canonical(key)
+        key = canonical(key)
         if key in SWEEP_KEYS:
             continue
         _known(path, key, parser)
-        if isinstance(value, list):
+        if isinstance(value, list) and not parser.options[key].repeatable:
             if key not in TOP_LEVEL_LISTS:
                 raise GridError(path, key,
                                 f"only {', '.join(TOP_LEVEL_LISTS)} may be lists here; put other lists under grid:")
@@ -177,7 +171,7 @@ def _split(path: Path, data: dict[Any, Any], parser: CellParser) -> tuple[dict[s
         else:
             fixed[key] = value
     for key, value in grid.items():
-        key = _canonical(key)
+        key = canonical(key)
         where = f"grid.{key}"
         _known(path, where, parser, key)
         if key in fixed or key in axes:
@@ -186,30 +180,24 @@ def _split(path: Path, data: dict[Any, Any], parser: CellParser) -> tuple[dict[s
             raise GridError(path, where, "one sweep has one output_dir")
         if not isinstance(value, list):
             raise GridError(path, where, "must be a list of values")
-        axes[key] = _values(path, where, value)
+        axes[key] = _values(path, where, value, repeatable=parser.options[key].repeatable,
+                            mapping=key in JSON_OPTIONS)
     return fixed, axes
 
 
-def _canonical(key: Any) -> str:
-    """`num-samples` and `num_samples` are one option: keep the underscore spelling."""
-    return str(key).replace("-", "_")
-
-
 def _known(path: Path, where: str, parser: CellParser, key: str | None = None) -> None:
-    key = key or where
-    if key in REFUSED:
-        raise GridError(path, where, REFUSED[key])
-    if key not in parser.options:
-        close = difflib.get_close_matches(key, [k for k in parser.options if "-" not in k] + list(SWEEP_KEYS), n=1)
-        hint = f" (did you mean {close[0]}?)" if close else ""
-        raise GridError(path, where, f"unknown option{hint}; options are the `run` flags with underscores")
+    try:
+        check_known(path, where, parser.options, REFUSED, key, extra_keys=SWEEP_KEYS)
+    except OptionsFileError as exc:
+        raise GridError(path, where, exc.what) from None
 
 
-def _values(path: Path, key: str, values: list[Any]) -> list[Any]:
+def _values(path: Path, key: str, values: list[Any], *, repeatable: bool = False, mapping: bool = False) -> list[Any]:
+    """An axis: single values; a list per cell for a repeatable option, a mapping for model_args."""
     if not values:
         raise GridError(path, key, "empty list: give at least one value")
     for value in values:
-        if isinstance(value, dict | list):
+        if (isinstance(value, dict) and not mapping) or (isinstance(value, list) and not repeatable):
             raise GridError(path, key, f"each value must be a single value, not {value!r}")
     if len({str(v) for v in values}) < len(values):
         raise GridError(path, key, "a value is listed twice")
@@ -223,16 +211,10 @@ def _repeats(path: Path, value: Any) -> int:
 
 
 def _arguments(path: Path, parser: CellParser, key: str, value: Any) -> list[str]:
-    flag, takes_value = parser.options[key]
-    if value is None:
-        return []
-    if not takes_value:
-        if not isinstance(value, bool):
-            raise GridError(path, key, f"is a switch: true or false, not {value!r}")
-        return [flag] if value else []
-    if isinstance(value, dict | list):
-        raise GridError(path, key, f"must be a single value, not {value!r}")
-    return [flag, str(value).lower() if isinstance(value, bool) else str(value)]
+    try:
+        return to_argv(path, parser.options, key, value)
+    except OptionsFileError as exc:
+        raise GridError(path, key, exc.what) from None
 
 
 def _cell(path: Path, parser: CellParser, index: int, fixed: dict[str, Any], point: dict[str, Any],
@@ -295,6 +277,8 @@ def _check_keys(path: Path, config: RunConfig) -> None:
 
 
 def _slug(value: Any) -> str:
+    if isinstance(value, dict):  # model_args: {top_p: 0.5} -> top-p-0.5
+        value = "+".join(f"{k}-{_slug(v)}" for k, v in value.items())
     return "".join(c if c.isalnum() or c in "-.+" else "-" for c in str(value))
 
 

@@ -74,3 +74,14 @@ def test_the_installed_package_ships_the_viewer_templates(installed: Path, tmp_p
             "env = environment(); print(len([env.get_template(n) for n in env.list_templates()])); "
             "print(all((resources.files('mdagents.analysis') / 'templates' / a).is_file() for a in ASSETS))")
     assert run_installed(code, installed, tmp_path).split() == ["7", "True"]
+
+
+@pytest.mark.slow
+def test_the_installed_metadata_has_a_lean_core_and_the_extras(installed: Path) -> None:
+    [metadata] = installed.glob("mdagents-*.dist-info/METADATA")
+    lines = metadata.read_text(encoding="utf-8").splitlines()
+    extras = {line.split(": ", 1)[1] for line in lines if line.startswith("Provides-Extra: ")}
+    core = [line for line in lines if line.startswith("Requires-Dist: ") and "extra ==" not in line]
+    assert {"local", "rag", "guardrails", "viewer", "analysis", "inspect", "ray", "all"} <= extras
+    assert any("openai" in line for line in core) and not any("llama-cpp-python" in line for line in core)
+    assert any(line.startswith("Requires-Dist: llama-cpp-python") and 'extra == "local"' in line for line in lines)
