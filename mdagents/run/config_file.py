@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
 
 from mdagents.errors import UsageError
 
@@ -105,6 +104,8 @@ def to_argv(path: Path | str, options: OptionTable, key: str, value: Any, where:
 
 def read_mapping(path: Path | str, what: str = "run options (model: ..., dataset: ...)") -> dict[Any, Any]:
     """A YAML file's top-level mapping, or a one-line UsageError."""
+    import yaml  # here, not at the top: `--help` and runs without a config file never read YAML
+
     path = Path(path)
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
