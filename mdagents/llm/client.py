@@ -20,9 +20,10 @@ from mdagents.errors import (
     EmptyReplyError,
     LLMCallError,
     ProviderError,
+    ReplyTooLarge,
     ServerUnusable,
 )
-from mdagents.llm.base import Provider
+from mdagents.llm.base import MAX_REPLY_CHARS, Provider
 from mdagents.llm.budget import Budget
 from mdagents.llm.cache import ResponseCache, cache_key, cache_variant
 from mdagents.llm.limiter import AdaptiveLimiter, InFlightLimit
@@ -166,6 +167,9 @@ class LLM:
         """One provider call; an empty reply, or one cut off by the length limit before it named an
         option the call asked for, is a retryable failure of this call (never cached, never graded)."""
         completion = await self.provider.complete(messages, params, timeout=self.retry.timeout)
+        if len(completion.text) > MAX_REPLY_CHARS:
+            raise ReplyTooLarge(f"reply of {len(completion.text):,} characters refused (the cap is "
+                                f"{MAX_REPLY_CHARS:,})")
         if not completion.text.strip():
             raise EmptyReply(f"{self.name} returned an empty reply (finish reason: {completion.finish_reason})")
         if (completion.finish_reason == "length" and params.answer_format == "letter" and self.names_an_answer
