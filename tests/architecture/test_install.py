@@ -74,3 +74,32 @@ def test_the_installed_package_ships_the_viewer_templates(installed: Path, tmp_p
             "env = environment(); print(len([env.get_template(n) for n in env.list_templates()])); "
             "print(all((resources.files('mdagents.analysis') / 'templates' / a).is_file() for a in ASSETS))")
     assert run_installed(code, installed, tmp_path).split() == ["7", "True"]
+
+
+def readme_setup_command() -> list[str]:
+    """The install part (before `&&`) of the README's first set-up command."""
+    block = (REPO_ROOT / "README.md").read_text(encoding="utf-8").split("```bash", 1)[1].split("```", 1)[0]
+    first = next(line for line in block.splitlines() if line.strip() and not line.lstrip().startswith("#"))
+    return first.split("&&")[0].split()
+
+
+@pytest.mark.slow
+def test_the_readmes_first_command_leaves_the_notebook_api_importable_anywhere(tmp_path: Path) -> None:
+    command = readme_setup_command()
+    assert command[:2] == ["pip", "install"]
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True, timeout=120)
+    python = str(venv / "bin" / "python")
+    # Offline: the dependencies are already in the system site-packages, so only the package itself is new.
+    subprocess.run([python, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
+                    "--disable-pip-version-check", *command[2:]], cwd=REPO_ROOT, check=True, capture_output=True,
+                   timeout=300)
+    elsewhere = tmp_path / "notebooks"
+    elsewhere.mkdir()
+    code = ("import importlib.metadata as md; from mdagents import load_run, to_dataframe; "
+            "print('\\n'.join(md.requires('mdagents') or []))")
+    done = subprocess.run([python, "-c", code], cwd=elsewhere, env=environment(elsewhere, tmp_path),
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    wanted = [line.split("#")[0].strip() for line in (REPO_ROOT / "requirements.txt").read_text().splitlines()]
+    assert done.stdout.split() == [w for w in wanted if w]  # the same command installs every runtime dependency
