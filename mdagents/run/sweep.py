@@ -130,8 +130,13 @@ def load_sweep(path: str | Path, parser: CellParser) -> Sweep:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise UsageError(f"cannot read grid file {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        line = exc.object[:exc.start].count(b"\n") + 1
+        raise UsageError(f"{path}: not UTF-8 text (line {line}); save it as UTF-8") from None
     except yaml.YAMLError as exc:
         raise UsageError(f"{path}: not valid YAML ({exc})") from None
+    except RecursionError:
+        raise UsageError(f"{path}: nested too deeply to be a grid of run options") from None
     if not isinstance(data, dict) or not data:
         raise UsageError(f"{path}: expected a mapping of run options (model: ..., dataset: ...)")
     fixed, axes = _split(path, data, parser)
