@@ -86,7 +86,7 @@ def readme_setup_command() -> list[str]:
 @pytest.mark.slow
 def test_the_readmes_first_command_leaves_the_notebook_api_importable_anywhere(tmp_path: Path) -> None:
     command = readme_setup_command()
-    assert command[:2] == ["pip", "install"]
+    assert command[:2] == ["pip", "install"] and "requirements.txt" in command  # the package and every dependency
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True, timeout=120)
     python = str(venv / "bin" / "python")
@@ -96,10 +96,8 @@ def test_the_readmes_first_command_leaves_the_notebook_api_importable_anywhere(t
                    timeout=300)
     elsewhere = tmp_path / "notebooks"
     elsewhere.mkdir()
-    code = ("import importlib.metadata as md; from mdagents import load_run, to_dataframe; "
-            "print('\\n'.join(md.requires('mdagents') or []))")
+    code = "import mdagents; from mdagents import load_run, to_dataframe; print(mdagents.__file__)"
     done = subprocess.run([python, "-c", code], cwd=elsewhere, env=environment(elsewhere, tmp_path),
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
-    wanted = [line.split("#")[0].strip() for line in (REPO_ROOT / "requirements.txt").read_text().splitlines()]
-    assert done.stdout.split() == [w for w in wanted if w]  # the same command installs every runtime dependency
+    assert Path(done.stdout.strip()).is_relative_to(REPO_ROOT)  # editable: the checkout itself, not a copy
