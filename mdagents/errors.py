@@ -67,6 +67,13 @@ class EmptyReply(ProviderError):
         super().__init__(message, retryable=True)
 
 
+class ReplyTooLarge(ProviderError):
+    """A reply longer than any answer needs (a runaway or hostile server): refused, never retried or cached."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, retryable=False)
+
+
 class ContextOverflow(ProviderError):
     """The prompt is longer than the model's context window (with room for the answer): never retried.
 

@@ -72,7 +72,9 @@ def numbered_stream(fh: IO[bytes], name: Path, on_bad: Callable[[BadLine], None]
         for position[0], raw in enumerate(fh, 1):
             yield raw
 
-    reader = jsonlines.Reader(lines())
+    # The standard library's parser: it stops at a line nested too deeply with a RecursionError, where
+    # the faster parsers jsonlines prefers when installed (orjson) may overflow the stack and crash.
+    reader = jsonlines.Reader(lines(), loads=json.loads)
     while True:
         try:
             obj = reader.read(type=dict, skip_empty=True)
@@ -81,6 +83,10 @@ def numbered_stream(fh: IO[bytes], name: Path, on_bad: Callable[[BadLine], None]
         except jsonlines.InvalidLineError as exc:
             if exc.lineno != torn_at:
                 on_bad(BadLine(name, exc.lineno, _reason(exc)))
+            continue
+        except RecursionError:
+            if position[0] != torn_at:
+                on_bad(BadLine(name, position[0], "nested too deeply to read"))
             continue
         yield position[0], obj
 

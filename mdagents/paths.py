@@ -7,7 +7,9 @@ working directory (or the directory an environment variable names).
 
 from __future__ import annotations
 
+import hashlib
 import os
+import re
 from pathlib import Path
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -33,6 +35,24 @@ def log_dir() -> Path:
     return Path(os.environ.get("MDAGENTS_LOG_DIR") or Path.cwd() / "logs")
 
 
+_PLAIN_STEM = re.compile(r"[a-z0-9][a-z0-9._-]{0,99}")
+_STEM_SLUG = 60  # characters of a hashed id's readable part
+
+
 def transcript_stem(sample_id: str) -> str:
-    """A sample id as a file name (anything but letters, digits, - _ . becomes _)."""
+    """A sample id as a file name that no other id shares, of bounded length.
+
+    A short id of lower-case letters, digits, `-`, `_` and `.` is its own name; any other id becomes
+    a readable slug and a hash of the whole id (`a/b` -> `a_b~<16 hex>`): ids that differ only in
+    characters a file name cannot hold, or only in case (on case-insensitive file systems), never
+    share a file, and a long id never exceeds the file system's limit on a name."""
+    if _PLAIN_STEM.fullmatch(sample_id):
+        return sample_id
+    slug = re.sub(r"[^A-Za-z0-9._-]", "_", sample_id)[:_STEM_SLUG].lstrip(".")
+    digest = hashlib.sha256(sample_id.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    return f"{slug}~{digest}"
+
+
+def legacy_transcript_stem(sample_id: str) -> str:
+    """The name earlier versions gave a sample's files (kept to read their run directories)."""
     return "".join(c if c.isalnum() or c in "-_." else "_" for c in sample_id)

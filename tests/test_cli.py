@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
 
 from mdagents.cli import main
+from tests.fakes.servers import FakeServer
 from tests.runs_helpers import cli_args, good_server, only_run_dir, read_records
 
 SECRET = "sk-proj-SECRETsecretSECRET0123456789"
@@ -39,6 +41,36 @@ def test_usage_errors_exit_2_with_one_line(args: list[str], message: str, capsys
     assert main(args) == 2
     err = capsys.readouterr().err.strip()
     assert message in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--repeats", "100000000000000000000"], "invalid value for --repeats 100000000000000000000 (allowed: 1 to 1000)"),
+    (["--repeats", "1e20"], "argument --repeats: invalid int value: '1e20'"),
+    (["--concurrency", "1000000000"], "--concurrency 1000000000 (allowed: 1 to 1024)"),
+    (["--rounds", "100000", "--turns", "100000"], "--rounds 100000 (allowed: 1 to 100); --turns 100000"),
+    (["--seed", str(2**64)], f"--seed {2**64} (allowed: "),
+    (["--timeout", "1e9"], "--timeout 1e+09 is over a day"),
+])
+def test_absurd_sizes_are_refused_at_once_with_one_line(args: list[str], message: str,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    started = time.monotonic()
+    assert main(["--model", "openai/gpt-4o-mini", "--base-url", "http://127.0.0.1:9/v1", *args]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and message in err, err
+    assert time.monotonic() - started < 10
+
+
+def test_a_flooding_server_costs_one_error_record_not_the_disk(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    flood = "Adrenaline." * 1_800_000 + "\nAnswer: (A)"  # 19.8 MB
+    with FakeServer("openai", lambda messages, request: flood) as server:
+        code = main(cli_args(server, tmp_path, "--difficulty", "basic", "--num-exemplars", "0", n=1))
+    assert code == 1
+    run_dir = only_run_dir(tmp_path)
+    [record] = read_records(run_dir)
+    assert "reply of 19,800,012 characters refused (the cap is 1,000,000)" in record["error"]
+    assert sum(p.stat().st_size for p in tmp_path.rglob("*") if p.is_file()) < 1_000_000
+    assert "Traceback" not in capsys.readouterr().err
 
 
 def test_malformed_dataset_line_names_file_and_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -163,3 +163,14 @@ async def test_usage_lands_in_transcript_and_ledger(fake_server: Start) -> None:
     assert llm.ledger.usage.input_tokens == 2 * prompt
     # the second call's prompt was cached by the provider: billed at gpt-4o-mini's cached-input rate
     assert llm.ledger.spent_usd == pytest.approx((prompt * 0.15 + prompt * 0.075 + 12 * 0.60) / 1e6)
+
+
+@pytest.mark.parametrize("wire", list(PROVIDERS))
+async def test_a_reply_over_the_size_cap_is_refused_at_once(fake_server: Start, wire: str) -> None:
+    server = fake_server(wire_of(wire), lambda messages, request: "x" * 2_000_000 + "\nAnswer: (A)")
+    sleep = SleepRecorder()
+    llm = make_llm(wire, server, sleep)
+    with pytest.raises(LLMCallError, match=r"reply of 2,000,012 characters refused \(the cap is 1,000,000\)"):
+        await llm.complete(QUESTION)
+    await llm.aclose()
+    assert len(server.requests) == 1 and sleep.delays == []  # the same prompt would bring the same flood

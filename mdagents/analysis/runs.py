@@ -22,7 +22,7 @@ from mdagents.analysis.costs import record_costs
 from mdagents.analysis.summary import critic_outcome
 from mdagents.errors import UsageError
 from mdagents.jsonl import has_torn_tail, numbered_objects
-from mdagents.paths import RESULTS_FILE, TRANSCRIPTS_DIR, transcript_stem
+from mdagents.paths import RESULTS_FILE, TRANSCRIPTS_DIR, legacy_transcript_stem, transcript_stem
 
 _SHARD_FILE = re.compile(r"^results\.shard-(\d+)-of-(\d+)\.jsonl$")
 _SHARD_MANIFEST = re.compile(r"^manifest\.shard-(\d+)-of-(\d+)\.json$")
@@ -69,12 +69,15 @@ class Run:
 
     def transcript(self, sample_id: str) -> dict[str, Any]:
         """{"id", "calls": [...]} of one sample (plain or gzip-compressed, see `--transcripts`)."""
-        stem = self.path / TRANSCRIPTS_DIR / transcript_stem(sample_id)
-        for path, opener in ((stem.with_name(stem.name + ".json"), open),
-                             (stem.with_name(stem.name + ".json.gz"), gzip.open)):
-            if path.is_file():
-                with opener(path, "rt", encoding="utf-8") as fh:
-                    return json.load(fh)  # type: ignore[no-any-return]
+        folder = self.path / TRANSCRIPTS_DIR
+        # Earlier versions named the file by a lossy slug of the id: read it only if it holds this id.
+        for stem in dict.fromkeys((transcript_stem(sample_id), legacy_transcript_stem(sample_id))):
+            for path, opener in ((folder / f"{stem}.json", open), (folder / f"{stem}.json.gz", gzip.open)):
+                if path.is_file():
+                    with opener(path, "rt", encoding="utf-8") as fh:
+                        found = json.load(fh)
+                    if isinstance(found, dict) and found.get("id", sample_id) == sample_id:
+                        return found
         written = self.manifest.get("config", {}).get("transcripts", "json")
         why = " (the run was made with --transcripts none)" if written == "none" else ""
         raise RunReadError(f"{self.path}: no transcript for {sample_id!r}{why}")

@@ -133,9 +133,9 @@ def _disagreements(records: list[dict[str, Any]], other: Run) -> list[tuple[dict
                                                                    theirs[mine["id"]].get("correct"))]
 
 
-def write_site(run: Run, *, compare: Run | None = None) -> Site:
-    """Write RUN_DIR/view/ and return what was written; with `compare`, also compare.html."""
-    root = run.path / VIEW_DIR
+def write_site(run: Run, *, compare: Run | None = None, out: Path | None = None) -> Site:
+    """Write RUN_DIR/view/ (or `out`) and return what was written; with `compare`, also compare.html."""
+    root = out or run.path / VIEW_DIR
     root.mkdir(parents=True, exist_ok=True)
     for stale in (root / QUESTIONS_DIR, root / OTHER_DIR):
         shutil.rmtree(stale, ignore_errors=True)

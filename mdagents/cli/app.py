@@ -1,7 +1,8 @@
 """Command line: `python main.py [run] --dataset medqa ...` and the other subcommands.
 
-Only this module prints errors and picks exit codes: 0 ok, 1 run failure, 2 usage/input error,
-3 stopped by its budget (incomplete), 130 interrupted.
+Only this module prints errors and picks exit codes: 0 ok, 1 run failure (also a disk that is full
+or read-only where files must be written), 2 usage/input error, 3 stopped by its budget
+(incomplete), 130 interrupted.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import argparse
 import difflib
 import importlib
 import os
+import sqlite3
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -73,8 +75,23 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def not_utf8(args: Sequence[str]) -> str | None:
+    """The first argument that is not UTF-8 text (bytes the shell passed undecoded), shown as bytes."""
+    for arg in args:
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            return str(os.fsencode(arg))[2:-1]
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
+    bad = not_utf8(args_list)
+    if bad is not None:  # paths and names end up in JSON and HTML, which hold UTF-8 text only
+        print(f"{program_name()}: error: argument '{bad}' is not valid UTF-8; use a path or value "
+              "that is", file=sys.stderr)
+        return 2
     if args_list and not args_list[0].startswith("-") and args_list[0] not in COMMANDS:
         print(f"{program_name()}: error: {unknown_command(args_list[0])}", file=sys.stderr)
         return 2
@@ -109,3 +126,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # output piped into `head` and the like: stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except OSError as exc:  # the machine refused (disk full, read-only, permissions): what and where, exit 1
+        where = f" ({exc.filename})" if exc.filename else ""
+        print(f"error: {exc.strerror or exc}{where}; files already written are kept", file=sys.stderr)
+        return 1
+    except sqlite3.Error as exc:  # the response cache's database (a read-only or damaged place)
+        print(f"error: the response cache cannot be used ({exc}); pass --no-cache or another --cache-path",
+              file=sys.stderr)
+        return 2
+    except RecursionError:  # a file nested deeper than any reader follows (JSON, YAML)
+        print("error: an input file is nested too deeply to read", file=sys.stderr)
+        return 2

@@ -10,12 +10,12 @@ from pathlib import Path
 from mdagents.cli.guardrails_eval import print_language_table
 from mdagents.errors import UsageError
 from mdagents.guardrails.semantic import MODEL_FILE, MODEL_VARIABLE, TriageModel
+from mdagents.guardrails.triage_check import HELDOUT_FILES, compare
 from mdagents.guardrails.triage_training import (
     TARGET_RECALL,
     TRAINING_FILES,
     embed_all,
     load_labelled,
-    same_model,
     train,
 )
 
@@ -28,7 +28,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--into-package", dest="into_package", action="store_true",
                         help="replace the weights shipped inside the package (for maintainers of a checkout)")
     parser.add_argument("--check", action="store_true",
-                        help="retrain and compare with the shipped weights instead of writing them")
+                        help="retrain and compare with the shipped weights on the held-out messages (the same "
+                             "decisions, not bit-equal weights) instead of writing them")
     parser.add_argument("--target-recall", type=float, default=TARGET_RECALL,
                         help=f"cross-validated emergency+crisis recall the threshold keeps (default: {TARGET_RECALL})")
     parser.add_argument("--json", action="store_true", help="print the cross-validated table as JSON")
@@ -52,7 +53,10 @@ def execute(args: argparse.Namespace) -> int:
         print_language_table(report, "cross-validated (grouped folds) on the training data:")
     if args.check:
         shipped = TriageModel.load(Path(args.out) if args.out else MODEL_FILE)
-        if not same_model(model, shipped, vectors):
+        held_out = load_labelled(HELDOUT_FILES)
+        comparison = compare(model, shipped, embed_all(held_out.texts), held_out.labels)
+        print(comparison.describe())
+        if not comparison.same:
             print("the shipped weights differ from what this training produces")
             return 1
         print("the shipped weights match a fresh training run")

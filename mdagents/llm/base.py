@@ -31,6 +31,10 @@ class EmbeddingProvider(Protocol):
     async def embed(self, texts: Sequence[str], *, model: str, timeout: float) -> EmbeddingResult: ...
 
 
+# The longest reply text accepted (characters): far beyond any answer or debate turn (a model's
+# longest outputs are ~100k tokens), small enough that a runaway server cannot fill the disk.
+MAX_REPLY_CHARS = 1_000_000
+
 RETRYABLE_STATUS = frozenset({408, 409, 429}) | frozenset(range(500, 600))
 
 

@@ -23,9 +23,10 @@ from mdagents.errors import (
     EndpointGone,
     LLMCallError,
     ProviderError,
+    ReplyTooLarge,
     ServerUnusable,
 )
-from mdagents.llm.base import Provider
+from mdagents.llm.base import MAX_REPLY_CHARS, Provider
 from mdagents.llm.budget import Budget
 from mdagents.llm.cache import ResponseCache, cache_key, cache_variant, report_unusable
 from mdagents.llm.limiter import AdaptiveLimiter, InFlightLimit, waiting_out_retry
@@ -220,6 +221,9 @@ class LLM:
         """One provider call; an empty reply is a retryable failure of this call (never cached, never graded).
         A reply cut off by the length limit is kept: grading reads its stop reason and says so."""
         completion = await self.provider.complete(messages, params, timeout=self.retry.timeout)
+        if len(completion.text) > MAX_REPLY_CHARS:
+            raise ReplyTooLarge(f"reply of {len(completion.text):,} characters refused (the cap is "
+                                f"{MAX_REPLY_CHARS:,})")
         if not completion.text.strip():
             raise EmptyReply(f"{self.name} returned an empty reply (finish reason: {completion.finish_reason})")
         return completion

@@ -103,7 +103,7 @@ def shipped_prices() -> PriceTable:
 def read_price_file(path: str | Path) -> PriceTable:
     try:
         return parse_price_table(json.loads(Path(path).read_text(encoding="utf-8")), f"price file {path}")
-    except (OSError, ValueError, KeyError, TypeError, ConfigError) as exc:
+    except (OSError, ValueError, KeyError, TypeError, RecursionError, ConfigError) as exc:
         raise ConfigError(f"cannot read price file {path}: {exc}") from exc
 
 

@@ -19,6 +19,27 @@ TRANSCRIPT_FORMATS = ("json", "gzip", "none")  # --transcripts
 # --batch: questions in flight unless --concurrency says otherwise (all of a run's questions share each wave).
 BATCH_CONCURRENCY = 5000
 
+# Upper bounds of the numeric flags: a value past them is a typo or a unit mistake, refused before any
+# work starts (a run of 10^20 repeats would never end, and every value here sizes memory or processes).
+MAX_REPEATS = 1000
+MAX_CONCURRENCY = 10_000  # --batch runs 5000 questions at once by default
+MAX_CONNECTIONS = 4096
+MAX_RETRIES = 50
+MAX_TOKENS = 1_000_000
+MAX_AGENTS = 50  # experts, teams, team members
+MAX_ROUNDS = 100  # debate rounds and turns, critic attempts
+MAX_EXEMPLARS = 100
+MAX_RAG_K = 100
+MAX_TIMEOUT_S = 86_400.0
+
+
+def allowed(low: float, high: float | None) -> str:
+    """`allowed: 1 to 1000` (or `at least 1`) for a flag's range in an error."""
+    def shown(x: float) -> str:
+        return f"{x:g}" if isinstance(x, float) else str(x)
+
+    return f"allowed: at least {shown(low)}" if high is None else f"allowed: {shown(low)} to {shown(high)}"
+
 
 def load_dotenv_file(path: str | Path | None = None) -> None:
     """Load keys from .env (never overriding variables already set in the environment)."""
@@ -114,26 +135,32 @@ class RunConfig:
     def validate(self) -> RunConfig:
         if self.difficulty not in DIFFICULTIES:
             raise ConfigError(f"--difficulty must be one of {', '.join(DIFFICULTIES)}; got {self.difficulty!r}")
-        checks = {
-            "--num_samples": (self.num_samples is None or self.num_samples >= 1),
-            "--concurrency": self.concurrency >= 1,
-            "--max-connections": self.max_connections is None or self.max_connections >= 1,
-            "--max-retries": self.max_retries >= 0,
-            "--num-experts": self.settings.num_experts >= 2,
-            "--rounds": self.settings.rounds >= 1,
-            "--turns": self.settings.turns >= 1,
-            "--num-teams": self.settings.num_teams >= 2,
-            "--team-size": self.settings.team_size >= 1,
-            "--critic-attempts": self.critic_attempts >= 1,
-            "--rag-k": self.rag_k >= 1,
-            "--repeats": self.repeats >= 1,
+        ranges = {  # flag: (value, lowest, highest); the highest bounds what one machine can run, not taste
+            "--num_samples": (self.num_samples, 1, None),
+            "--seed": (self.seed, -(2**63), 2**63 - 1),  # providers take a 64-bit seed
+            "--concurrency": (self.concurrency, 1, MAX_CONCURRENCY),
+            "--max-connections": (self.max_connections, 1, MAX_CONNECTIONS),
+            "--max-retries": (self.max_retries, 0, MAX_RETRIES),
+            "--max-tokens": (self.max_tokens, 16, MAX_TOKENS),
+            "--num-experts": (self.settings.num_experts, 2, MAX_AGENTS),
+            "--rounds": (self.settings.rounds, 1, MAX_ROUNDS),
+            "--turns": (self.settings.turns, 1, MAX_ROUNDS),
+            "--num-teams": (self.settings.num_teams, 2, MAX_AGENTS),
+            "--team-size": (self.settings.team_size, 1, MAX_AGENTS),
+            "--num-exemplars": (self.settings.num_exemplars, 0, MAX_EXEMPLARS),
+            "--critic-attempts": (self.critic_attempts, 1, MAX_ROUNDS),
+            "--rag-k": (self.rag_k, 1, MAX_RAG_K),
+            "--repeats": (self.repeats, 1, MAX_REPEATS),
         }
-        bad = [name for name, ok in checks.items() if not ok]
+        bad = [f"{name} {value} ({allowed(low, high)})" for name, (value, low, high) in ranges.items()
+               if value is not None and not (low <= value and (high is None or value <= high))]
         if bad:
-            raise ConfigError(f"invalid value for {', '.join(bad)} (see --help for the allowed range)")
+            raise ConfigError(f"invalid value for {'; '.join(bad)}")
         for flag, value in (("--timeout", self.timeout), ("--max-cost", self.max_cost)):
             if value is not None and not (math.isfinite(value) and value > 0):
                 raise ConfigError(f"{flag} must be a finite positive number; got {value}")
+        if self.timeout is not None and self.timeout > MAX_TIMEOUT_S:
+            raise ConfigError(f"--timeout {self.timeout:g} is over a day ({allowed(0, MAX_TIMEOUT_S)} seconds)")
         if self.base_url is not None:
             for url in split_urls(self.base_url):
                 check_url(url, "--base-url")
@@ -145,8 +172,6 @@ class RunConfig:
             raise ConfigError(f"--extractor must be llm or llm:provider/model; got {self.extractor!r}")
         if self.extractor and self.extractor.startswith("llm:"):
             parse_model(self.extractor.removeprefix("llm:"), self.base_url)
-        if self.max_tokens is not None and self.max_tokens < 16:
-            raise ConfigError("--max-tokens must be at least 16")
         if not (math.isfinite(self.batch_poll) and self.batch_poll > 0):
             raise ConfigError(f"--batch-poll must be a positive number of seconds; got {self.batch_poll}")
         if not 0.0 <= self.settings.temperature <= 2.0:

@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-
 from mdagents.errors import UsageError
 
 ENV_PREFIX = "MDAGENTS_"
@@ -111,8 +110,13 @@ def read_mapping(path: Path | str, what: str = "run options (model: ..., dataset
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        line = exc.object[:exc.start].count(b"\n") + 1
+        raise UsageError(f"{path}: not UTF-8 text (line {line}); save it as UTF-8") from None
     except yaml.YAMLError as exc:
         raise UsageError(f"{path}: not valid YAML ({' '.join(str(exc).split())})") from None
+    except RecursionError:
+        raise UsageError(f"{path}: nested too deeply to be a mapping of {what}") from None
     if not isinstance(data, dict) or not data:
         raise UsageError(f"{path}: expected a mapping of {what}")
     return data

@@ -307,8 +307,7 @@ class Runner:
                 while self.waiting.full(len(in_flight), self.config.concurrency):
                     done = await self.waiting.next_change(in_flight)
                     in_flight -= done
-                    for task in done:
-                        task.result()  # re-raise a failure to store a record (e.g. disk full)
+                    _raise_first_failure(done)  # a record that could not be stored (e.g. disk full)
                 if self.stop.is_set():
                     outcome.status = "interrupted"
                     break
@@ -317,8 +316,14 @@ class Runner:
                     break
                 outcome.started += 1
                 in_flight.add(asyncio.create_task(self._run_and_store(question, outcome, outcome.started)))
-            if in_flight:
-                await asyncio.gather(*in_flight)
+            while in_flight:
+                done, in_flight = await asyncio.wait(in_flight, return_when=asyncio.FIRST_EXCEPTION)
+                _raise_first_failure(done)
+        except OSError:  # results cannot be stored: stop the other questions, report the failure once
+            for task in in_flight:
+                task.cancel()
+            await asyncio.gather(*in_flight, return_exceptions=True)
+            raise
         except RunAborted as exc:
             for task in in_flight:
                 task.cancel()
@@ -332,3 +337,12 @@ class Runner:
         finally:
             outcome.wall_s = time.perf_counter() - started
         return outcome
+
+
+def _raise_first_failure(tasks: Iterable[asyncio.Task[None]]) -> None:
+    """Re-raise the first failure among finished tasks, having retrieved every one (so asyncio prints no
+    "exception was never retrieved" tracebacks for the others)."""
+    failures = [task.exception() for task in tasks if not task.cancelled()]
+    for failure in failures:
+        if failure is not None:
+            raise failure

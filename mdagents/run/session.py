@@ -258,7 +258,8 @@ def _execute_run(config: RunConfig, hooks: RunHooks | None = None, *,
         return _run_locked(config, hooks, llm, budget, source, run_dir, name, exemplars, fields, fingerprint,
                            manifest_extra or {})
     except OSError as exc:
-        raise RunFailed(f"cannot write to {run_path}: {exc.strerror or exc}") from None
+        raise RunFailed(f"cannot write to {run_path}: {exc.strerror or exc}; the questions already recorded are "
+                        "kept: make room (or fix the permissions) and re-run the same command to resume") from None
     finally:
         lock.release()
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -27,7 +28,7 @@ from mdagents.errors import MDAgentsError, MissingKeyError
 from mdagents.llm.models import resolve_key
 from mdagents.llm.shared_limits import endpoint_key
 from mdagents.redact import redact
-from mdagents.run.config import RunConfig, Shard
+from mdagents.run.config import MAX_REPEATS, RunConfig, Shard
 from mdagents.run.config_file import (
     JSON_OPTIONS,
     OptionsFileError,
@@ -44,6 +45,7 @@ LIST_KEYS = ("model", "dataset", "difficulty")  # always columns of the sweep ta
 # Lists allowed at the top level; cells differing only in these share output_dir (their run names differ).
 TOP_LEVEL_LISTS = (*LIST_KEYS, "method")
 SWEEP_KEYS = ("repeats", "grid")
+MAX_CELLS = 10_000  # each cell is a run directory and a process's worth of work
 # Run options a grid may not set, and why.
 REFUSED = {
     "fresh": "a sweep never deletes finished results (delete a cell's directory by hand to redo it)",
@@ -133,6 +135,11 @@ def load_sweep(path: str | Path, parser: CellParser, *, overrides: dict[str, Any
         data = {canonical(k): v for k, v in data.items()} | {canonical(k): v for k, v in overrides.items()}
     fixed, axes = _split(path, data, parser)
     repeats = _repeats(path, data.get("repeats", 1))
+    size = math.prod(len(values) for values in axes.values()) * repeats
+    if size > MAX_CELLS:
+        shape = " x ".join([*(f"{len(v)} {k}" for k, v in axes.items()), *([f"{repeats} repeats"] if repeats > 1 else [])])
+        raise GridError(path, "grid", f"{size:,} cells ({shape}) is more than the {MAX_CELLS:,} one sweep may hold; "
+                                      "split it into several sweep files")
     output_dir = Path(str(fixed.get("output_dir", "output")))
     cells: list[Cell] = []
     names = list(axes)
@@ -205,8 +212,8 @@ def _values(path: Path, key: str, values: list[Any], *, repeatable: bool = False
 
 
 def _repeats(path: Path, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise GridError(path, "repeats", f"must be a whole number of at least 1, not {value!r}")
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_REPEATS:
+        raise GridError(path, "repeats", f"must be a whole number from 1 to {MAX_REPEATS}, not {value!r}")
     return value
 
 

@@ -85,3 +85,30 @@ def test_the_installed_metadata_has_a_lean_core_and_the_extras(installed: Path) 
     assert {"local", "rag", "guardrails", "viewer", "analysis", "inspect", "ray", "all"} <= extras
     assert any("openai" in line for line in core) and not any("llama-cpp-python" in line for line in core)
     assert any(line.startswith("Requires-Dist: llama-cpp-python") and 'extra == "local"' in line for line in lines)
+
+
+def readme_setup_command() -> list[str]:
+    """The install part (before `&&`) of the README's first set-up command."""
+    block = (REPO_ROOT / "README.md").read_text(encoding="utf-8").split("```bash", 1)[1].split("```", 1)[0]
+    first = next(line for line in block.splitlines() if line.strip() and not line.lstrip().startswith("#"))
+    return first.split("&&")[0].split()
+
+
+@pytest.mark.slow
+def test_the_readmes_first_command_leaves_the_notebook_api_importable_anywhere(tmp_path: Path) -> None:
+    command = readme_setup_command()
+    assert command[:2] == ["pip", "install"] and "requirements.txt" in command  # the package and every dependency
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True, timeout=120)
+    python = str(venv / "bin" / "python")
+    # Offline: the dependencies are already in the system site-packages, so only the package itself is new.
+    subprocess.run([python, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
+                    "--disable-pip-version-check", *command[2:]], cwd=REPO_ROOT, check=True, capture_output=True,
+                   timeout=300)
+    elsewhere = tmp_path / "notebooks"
+    elsewhere.mkdir()
+    code = "import mdagents; from mdagents import load_run, to_dataframe; print(mdagents.__file__)"
+    done = subprocess.run([python, "-c", code], cwd=elsewhere, env=environment(elsewhere, tmp_path),
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert Path(done.stdout.strip()).is_relative_to(REPO_ROOT)  # editable: the checkout itself, not a copy

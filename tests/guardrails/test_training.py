@@ -3,13 +3,23 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from mdagents.cli import guardrails_train
 from mdagents.guardrails.semantic import CLASSES, MODEL_FILE, TriageModel
-from mdagents.guardrails.triage_training import Labelled, choose_thresholds, grouped_folds, same_model, train
+from mdagents.guardrails.triage_check import HELDOUT_FILES, compare
+from mdagents.guardrails.triage_training import (
+    TRAINING_FILES,
+    Labelled,
+    choose_thresholds,
+    grouped_folds,
+    same_model,
+    train,
+)
 
 
 def _toy(n_per_class: int = 40, seed: int = 0) -> tuple[np.ndarray, Labelled]:
@@ -67,6 +77,23 @@ def test_the_shipped_model_loads_with_its_thresholds() -> None:
     assert MODEL_FILE.stat().st_size < 1_000_000
 
 
+def test_a_retrained_model_is_judged_by_its_decisions_not_its_weights() -> None:
+    vectors, data = _toy()
+    model, _ = train(vectors, data, target_recall=0.95)
+    nudged = replace(model, weights=model.weights * 1.01, critical_threshold=model.critical_threshold + 0.005)
+    assert not same_model(model, nudged, vectors)  # another BLAS build: the outputs move by more than 1e-3
+    assert compare(nudged, model, vectors, data.labels).same  # ... and the answers stay the same
+    careless = replace(model, critical_threshold=0.999)
+    verdict = compare(careless, model, vectors, data.labels)
+    assert not verdict.same and verdict.fresh.critical_caught < verdict.shipped.critical_caught
+    assert "held-out (160 messages)" in verdict.describe()
+
+
+def test_the_check_reads_the_held_out_sets_the_training_never_reads() -> None:
+    assert sorted(p.name for p in HELDOUT_FILES) == ["heldout_c.jsonl", "heldout_d.jsonl"]
+    assert not set(HELDOUT_FILES) & {Path(p) for p in TRAINING_FILES}
+
+
 @pytest.mark.slow
 def test_retraining_from_the_shipped_data_reproduces_the_shipped_weights(capsys) -> None:
     parser = argparse.ArgumentParser()
@@ -74,3 +101,4 @@ def test_retraining_from_the_shipped_data_reproduces_the_shipped_weights(capsys)
     assert guardrails_train.execute(parser.parse_args(["--check"])) == 0
     out = capsys.readouterr().out
     assert "the shipped weights match a fresh training run" in out and "all " in out
+    assert "held-out (833 messages): same class for" in out

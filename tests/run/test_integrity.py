@@ -9,6 +9,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -34,21 +35,46 @@ def one_line(err: str) -> str:
 
 @pytest.mark.slow
 def test_two_identical_commands_at_once_leave_each_id_once(tmp_path: Path) -> None:
+    """The first process is held at its first call (the server answers nothing until the gate opens), so the
+    second provably meets its lock, and the `--wait` one provably waits for it before resuming."""
     env = {**os.environ, "MDAGENTS_CACHE_DIR": str(tmp_path / "cache")}
-    with good_server(latency=0.1) as server:
+    gate = threading.Event()
+    with good_server() as server:
+        answer = server.responder
+        assert answer is not None
+        server.responder = lambda messages, body: (gate.wait(120), answer(messages, body))[1]
         args = cli_args(server, tmp_path, "--difficulty", "intermediate", "--concurrency", "4", n=12)
         first = subprocess.Popen([sys.executable, "main.py", *args], cwd=REPO_ROOT, env=env,
                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        while len(server.requests) < 3 and first.poll() is None:  # the first one is under way
-            time.sleep(0.01)
-        assert first.poll() is None
-        second = subprocess.run([sys.executable, "main.py", *args], cwd=REPO_ROOT, env=env, capture_output=True,
-                                text=True, timeout=120)
-        assert second.returncode == 2
-        assert f"in use by process {first.pid}" in one_line(second.stderr)
-        waiting = subprocess.run([sys.executable, "main.py", *args, "--wait"], cwd=REPO_ROOT, env=env,
-                                 capture_output=True, text=True, timeout=180)
-        assert first.wait(timeout=180) == 0 and waiting.returncode == 0, waiting.stderr
+        try:
+            deadline = time.monotonic() + 60
+            while not server.requests and first.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.01)  # its first call has arrived: it holds the run directory
+            assert server.requests and first.poll() is None
+            second = subprocess.run([sys.executable, "main.py", *args], cwd=REPO_ROOT, env=env,
+                                    capture_output=True, text=True, timeout=120)
+            assert second.returncode == 2
+            assert f"in use by process {first.pid}" in one_line(second.stderr)
+            waiting = subprocess.Popen([sys.executable, "main.py", *args, "--wait"], cwd=REPO_ROOT, env=env,
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            assert waiting.stderr is not None
+            seen: list[str] = []
+
+            def read_lines() -> None:
+                for line in waiting.stderr or ():
+                    seen.append(line)
+
+            threading.Thread(target=read_lines, daemon=True).start()
+            deadline = time.monotonic() + 60
+            while (not any(f"waiting for process {first.pid}" in line for line in seen)
+                   and waiting.poll() is None and time.monotonic() < deadline):
+                time.sleep(0.01)
+            assert any(f"waiting for process {first.pid}" in line for line in seen), seen
+            assert first.poll() is None  # still held: the waiting process met the lock, not a finished run
+        finally:
+            gate.set()
+        assert first.wait(timeout=180) == 0
+        assert waiting.wait(timeout=180) == 0, "".join(seen)
     records = read_records(only_run_dir(tmp_path))
     assert len(records) == 12 and len({r["id"] for r in records}) == 12
 
