@@ -8,7 +8,6 @@ import warnings
 from pathlib import Path
 
 from mdagents.analysis.runs import load_run
-from mdagents.analysis.viewer import VIEW_DIR, write_site
 from mdagents.errors import UsageError
 
 
@@ -21,6 +20,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def execute(args: argparse.Namespace) -> int:
+    from mdagents.analysis.viewer import VIEW_DIR, write_site  # jinja2: the `viewer` extra
 
     for path in filter(None, (args.run, args.compare)):
         if Path(path).is_file():
