@@ -46,7 +46,7 @@ def test_usage_errors_exit_2_with_one_line(args: list[str], message: str, capsys
 @pytest.mark.parametrize(("args", "message"), [
     (["--repeats", "100000000000000000000"], "invalid value for --repeats 100000000000000000000 (allowed: 1 to 1000)"),
     (["--repeats", "1e20"], "argument --repeats: invalid int value: '1e20'"),
-    (["--concurrency", "1000000000"], "--concurrency 1000000000 (allowed: 1 to 1024)"),
+    (["--concurrency", "1000000000"], "--concurrency 1000000000 (allowed: 1 to 10000)"),
     (["--rounds", "100000", "--turns", "100000"], "--rounds 100000 (allowed: 1 to 100); --turns 100000"),
     (["--seed", str(2**64)], f"--seed {2**64} (allowed: "),
     (["--timeout", "1e9"], "--timeout 1e+09 is over a day"),
