@@ -85,19 +85,31 @@ class GroupCommitWriter:
                 return
 
     def _commit(self, batch: list[_Finished]) -> None:
+        """Transcripts first, then the records of every question whose transcript is on disk, in one write
+        and one fsync: a write that fails (disk full) fails the questions it had not yet stored, and the
+        ones stored before it stay done."""
+        written: list[_Finished] = []
         error: BaseException | None = None
         try:
             for item in batch:
                 self.files.write_transcript(item.sample_id, item.transcript)
-            self.files.append_many([item.record for item in batch])
-            self.batches += 1
-            if self.checkpoint is not None:
-                self.checkpoint()
-        except BaseException as exc:  # disk full, permissions: each waiting question gets the error
+                written.append(item)
+        except BaseException as exc:  # disk full, permissions: the questions not stored get the error
             error = exc
+        try:
+            if written:
+                self.files.append_many([item.record for item in written])
+                self.batches += 1
+        except BaseException as exc:
+            error, written = exc, []
+        try:
+            if written and self.checkpoint is not None:
+                self.checkpoint()
+        except OSError as exc:  # the records are stored; the totals catch up with the next batch
+            error = error or exc
         for item in batch:
             try:
-                item.loop.call_soon_threadsafe(_settle, item.done, error)
+                item.loop.call_soon_threadsafe(_settle, item.done, None if item in written else error)
             except RuntimeError:  # the event loop is gone (the run ended): nobody is waiting
                 pass
 
