@@ -3,7 +3,8 @@
 regex: patterns only. semantic: the patterns and the embedding classifier, offline. llm: those two
 and a model's strict JSON verdict (a failed model check is an error). hybrid: the same, but a
 failed model check leaves the offline layers' verdict (`fallbacks` counts how often). In every mode
-the layers' verdicts are merged so that flags only go up (see triage.py).
+the layers' verdicts are merged so that flags only go up (see triage.py); when the offline layers
+already flag an emergency or a crisis, the model is not asked at all.
 """
 
 from __future__ import annotations
@@ -68,9 +69,10 @@ class Guardrails:
         return self._semantic
 
     def check_offline(self, text: str, earlier: Sequence[str] = ()) -> InputCheck:
-        """The patterns and (except in regex mode) the embedding classifier, merged."""
+        """The patterns and (except in regex mode) the embedding classifier, merged. When the patterns
+        flag an emergency or a crisis, the classifier (which could only confirm it) is not run."""
         layers = [input_check.check_in_conversation(text, earlier)]
-        if self.semantic is not None:
+        if layers[0].intervention_type not in CRITICAL_INTERVENTIONS and self.semantic is not None:
             layers.append(semantic_in_conversation(self.semantic, text, earlier))
         return merge(layers)
 
@@ -78,7 +80,9 @@ class Guardrails:
         """Triage of a patient message; `history` (the chat so far) lets a split disclosure be seen."""
         earlier = [m.content for m in history if m.role == "user"]
         offline = await asyncio.to_thread(self.check_offline, text, earlier)
-        if self.mode in ("regex", "semantic"):
+        if self.mode in ("regex", "semantic") or offline.intervention_type in CRITICAL_INTERVENTIONS:
+            # An emergency or crisis is already the highest flag: no model could raise it, so its fixed
+            # message goes out at once, without waiting for (or paying for) a model call.
             return offline
         assert self.llm is not None
         try:

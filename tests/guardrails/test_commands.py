@@ -81,7 +81,9 @@ def test_ask_with_a_real_model_lets_the_model_check_by_default(fake_server, caps
     assert len(server.requests) == 3  # triage, answer, output check
     _run(ask, [indirect, "--json", "--model", "openai/tiny", "--base-url", server.base_url, "--no-guidelines"])
     second = json.loads(capsys.readouterr().out)
-    assert second["mental_health_crisis"] and len(server.requests) == 4  # triaged, never answered
+    # triaged, never answered (and not even sent to the model when the offline classifier flagged it)
+    offline = "llm" not in second["triage"]["source"]
+    assert second["mental_health_crisis"] and len(server.requests) == 3 + (not offline)
     # The patterns alone do not see it.
     _run(ask, [indirect, "--json", "--model", "openai/tiny", "--base-url", server.base_url, "--no-guidelines",
                "--mode", "regex"])
@@ -143,8 +145,8 @@ def test_guardrails_eval_llm_counts_calls_and_misses(fake_server, tmp_path, caps
     _run(guardrails_eval, [str(path), "--mode", "llm", "--model", "openai/guard", "--base-url", server.base_url,
                            "--json"])
     out = json.loads(capsys.readouterr().out)
-    # the model's "none" cannot clear the offline layers' flag
-    assert out["calls"] == 2 and out["critical_misses"] == 0 and out["tokens"]["input"] > 0
+    # the crisis is flagged offline and never sent to the model; the model is asked about the rest
+    assert out["calls"] == 1 and out["critical_misses"] == 0 and out["tokens"]["input"] > 0
     assert out["per_class"]["mental_health_crisis"]["recall"] == 1.0
 
 
@@ -153,7 +155,8 @@ def test_guardrails_eval_hybrid_falls_back_on_garbage(fake_server, tmp_path, cap
     _run(guardrails_eval, [SAMPLE, "--mode", "hybrid", "--model", "openai/guard", "--base-url", server.base_url,
                            "--json"])
     out = json.loads(capsys.readouterr().out)
-    assert out["critical_misses"] == 0 and out["fallbacks"] >= out["n"] and out["errors"] == 0
+    # every message the offline layers did not flag as an emergency or crisis was sent, and fell back
+    assert out["critical_misses"] == 0 and 0 < out["fallbacks"] < out["n"] and out["errors"] == 0
 
 
 def test_guardrails_eval_bad_file_names_the_line(tmp_path) -> None:
