@@ -124,5 +124,9 @@ async def check_output(llm: LLM, response: str, *, message: str = "", citations:
                        region: str | None = None, language: str = "en") -> OutputCheck:
     prompt = render("guardrail_output_check", message=message or "(not given)", response=response,
                     region=region_of(region).name)
-    violations = parse_output_verdict(await _ask(llm, prompt)) + source_violations(response, citations)
+    from mdagents.guardrails.output_check import medication_instructions
+
+    # Personal medication instructions are found by the patterns too: a model reviewer may miss them.
+    violations = (parse_output_verdict(await _ask(llm, prompt)) + medication_instructions(response)
+                  + source_violations(response, citations))
     return remediate(response, violations, region=region, language=language, source="llm")

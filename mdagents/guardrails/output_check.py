@@ -7,6 +7,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from mdagents.guardrails import medication_patterns as M
 from mdagents.guardrails import output_patterns as P
 from mdagents.guardrails.messages import region as region_of
 from mdagents.guardrails.messages import regions
@@ -30,8 +31,24 @@ def _found(patterns: dict[str, re.Pattern[str]], english: re.Pattern[str], text:
     own = patterns.get(language)
     return bool(english.search(text) or (own is not None and own.search(text)))
 _NUMBER, _URL = re.compile(P.EMERGENCY_NUMBER, _F), re.compile(P.URL, _F)
+_MEDICATION = [(kind, re.compile(p, _F | re.MULTILINE)) for table in M.PATTERNS.values()
+               for kind, ps in table.items() for p in ps]
+_MEDICATION_SAFE = re.compile(M.SAFE_CONTEXT, _F)
+_SENTENCE_END = re.compile(M.SENTENCE_END)
 # Sentences longer than this many words read as unclear to a patient.
 _LONG_SENTENCE_WORDS = 45
+
+
+def medication_instructions(response: str) -> list[Violation]:
+    """Personal instructions to take, stop, skip, double or change a medicine, or not to ask a doctor,
+    in any supported language (see medication_patterns); the evidence lies within one sentence."""
+    found = []
+    for sentence in _SENTENCE_END.split(response):
+        if not sentence or _MEDICATION_SAFE.search(sentence):
+            continue
+        found += [Violation(kind, m.group(0).strip()) for kind, pattern in _MEDICATION
+                  for m in pattern.finditer(sentence)]
+    return found
 
 
 def _mild_diagnoses(text: str) -> list[str]:
@@ -73,6 +90,7 @@ def find_violations(response: str, *, citations: Sequence[dict[str, Any]] = (), 
     matched text (used to locate what to fix)."""
     year_now = year_now or _dt.date.today().year
     violations: list[Violation] = [Violation("DIAGNOSIS", phrase) for phrase in _mild_diagnoses(response)]
+    violations += medication_instructions(response)
     for kind in ("DIAGNOSIS", "TREATMENT", "DOSING", "LAB_INTERPRETATION", "CONTRADICTS_EMERGENCY",
                  "MEDICAL_ADVICE", "SPECULATION"):
         for pattern in _PATTERNS[kind]:

@@ -31,7 +31,7 @@ VIOLATIONS: dict[str, list[str]] = {
         r"prazole|azepam|oxetine|aline|formin|profen|cetamol|phen|one|ide|ine))\b",
         r"\bi\s+(?:would\s+)?(?:recommend|suggest|prescribe|advise)\s+(?:that\s+you\s+)?(?:you\s+)?(?:start|take|taking|starting|stop|"
         r"switch|a course of|an?\s+)\b",
-        r"\b(?:stop|discontinue|quit)\s+taking\s+your\b",
+        r"(?<!not )(?<!n't )(?<!never )\b(?:stop|discontinue|quit)\s+taking\s+your\b",
         r"\byou\s+(?:need|require)\s+(?:surgery|antibiotics|an operation|a prescription for)\b",
     ],
     "DOSING": [
@@ -113,7 +113,7 @@ BY_LANGUAGE: dict[str, dict[str, list[str]]] = {
             r"\b(?:vous devez|il faut|vous devriez) (?:absolument )?(?:prendre|commencer|arr[êe]ter)\b.{0,30}"
             r"\b(?:antibiotiques?|m[ée]dicaments?|traitement|\w+(?:cilline|mycine|pril|sartan|statine|olol|prazole|az[ée]pam))",
             r"\bje vous (?:recommande|conseille|prescris) (?:de prendre|de commencer|d'arr[êe]ter|un traitement|des antibiotiques)",
-            r"\barr[êe]tez (?:de prendre )?votre (?:traitement|m[ée]dicament)",
+            r"(?<!n')\barr[êe]tez (?:de prendre )?votre (?:traitement|m[ée]dicament)",
         ],
         "DOSING": [
             _N + _UNITS_LATIN + r"\b.{0,40}\b(?:par jour|fois par jour|toutes les \d+ ?h(?:eures)?|chaque (?:jour|matin|soir)|le matin|le soir|au coucher)",
@@ -140,7 +140,7 @@ BY_LANGUAGE: dict[str, dict[str, list[str]]] = {
             r"\b(?:debe|tiene que|deber[ií]a|debes|tienes que) (?:tomar|empezar|dejar|suspender)\b.{0,30}"
             r"\b(?:antibi[oó]ticos?|medicamentos?|medicinas?|tratamiento|\w+(?:cilina|micina|pril|sart[aá]n|statina|olol|prazol|azepam))",
             r"\b(?:le|te) (?:recomiendo|receto|aconsejo) (?:tomar|empezar|dejar|un tratamiento|antibi[oó]ticos)",
-            r"\bdeje de tomar su\b",
+            r"(?<!no )\bdeje de tomar su\b",
         ],
         "DOSING": [
             _N + _UNITS_LATIN + r"\b.{0,40}\b(?:al d[ií]a|por d[ií]a|cada \d+ horas|veces al d[ií]a|por la ma[ñn]ana|por la noche|antes de dormir)",
@@ -167,7 +167,7 @@ BY_LANGUAGE: dict[str, dict[str, list[str]]] = {
             r"\b(?:deve|precisa|tem que) (?:tomar|come[çc]ar|parar|suspender)\b.{0,30}"
             r"\b(?:antibi[óo]ticos?|rem[ée]dios?|medicamentos?|tratamento|\w+(?:cilina|micina|pril|sartana|statina|olol|prazol|azepam))",
             r"\b(?:recomendo|receito|aconselho) (?:que voc[êe] )?(?:tome|comece|pare)\b",
-            r"\bpare de tomar (?:o )?seu\b",
+            r"(?<!não )(?<!nao )\bpare de tomar (?:o )?seu\b",
         ],
         "DOSING": [
             _N + _UNITS_LATIN + r"\b.{0,40}\b(?:por dia|ao dia|de \d+ em \d+ horas|vezes ao dia|a cada \d+ horas|de manh[ãa]|[àa] noite)",

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from mdagents.guardrails import output_patterns as P
+from mdagents.guardrails.medication_patterns import SENTENCE_END
 from mdagents.guardrails.messages import catalogue, message
 from mdagents.guardrails.messages import region as region_of
 from mdagents.guardrails.trusted import is_trusted_url
@@ -19,7 +20,7 @@ _SOFTEN = [(re.compile(p, _F), repl) for p, repl in P.SOFTEN]
 _NOT_DIAGNOSIS_BEFORE = re.compile(P.NOT_DIAGNOSIS_BEFORE, _F)
 _URL = re.compile(P.URL, _F)
 _NUMBER = re.compile(P.EMERGENCY_NUMBER, _F)
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？؟।])\s*|\n+")  # Latin, Han, Arabic, Devanagari
+_SENTENCE_END = re.compile(SENTENCE_END)
 # Minimum characters of real content left after removals; less than that and the reply is blocked.
 _MIN_REMAINING = 40
 
