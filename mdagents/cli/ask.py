@@ -108,6 +108,13 @@ def guard_mode(args: argparse.Namespace) -> str:
     return "semantic" if parse_model(args.guard_model or args.model, args.base_url).provider == "local" else "hybrid"
 
 
+def answer_source(args: argparse.Namespace) -> str:
+    """Who writes answers: a hosted or served model does; the in-process local model (the embedded
+    135M smoke-test model by default) is too small to be trusted with health text, so the assistant
+    quotes guideline sections instead (or says a capable model is needed)."""
+    return "guidelines" if parse_model(args.model, args.base_url).provider == "local" else "model"
+
+
 async def _run(args: argparse.Namespace) -> int:
     args.mode = guard_mode(args)
     llm = _answer_llm(args)
@@ -119,7 +126,7 @@ async def _run(args: argparse.Namespace) -> int:
     try:
         assistant = Assistant(llm, guardrails=Guardrails(args.mode, llm=guard_llm, region=args.region),
                               retriever=retriever, language=args.lang, region=args.region, web=args.web,
-                              log=log, max_tokens=args.max_tokens)
+                              log=log, max_tokens=args.max_tokens, answers=answer_source(args))
         if args.query:
             _show(await assistant.ask(args.query), args.json)
         if args.chat:

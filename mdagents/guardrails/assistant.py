@@ -8,6 +8,11 @@ session) answers such requests with general education only, still output-checked
 call gives a safe message with emergency contacts and the chat goes on. History is kept across
 turns, so follow-ups such as "how long do they last?" reach the model with their context.
 
+A model too small to be trusted with health text (`answers="guidelines"`: the embedded smoke-test
+model) never writes to the patient: the assistant quotes the guideline sections closest to the
+question, with their sources, or says plainly that a capable model is needed. Triage and the fixed
+messages work the same either way.
+
 A message longer than limits.MAX_MESSAGE_CHARS is triaged whole; unless it is an emergency or a
 crisis, it gets `message_too_long` instead of an answer, and later turns carry only an excerpt of
 it. A prompt the answering model still cannot take (ContextOverflowError) is tried again without
@@ -22,6 +27,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from mdagents.errors import ContextOverflowError, LLMCallError
+from mdagents.guardrails import output_check
 from mdagents.guardrails.checker import Guardrails
 from mdagents.guardrails.citations import Retriever, retrieve_safely, store_citations, web_citations
 from mdagents.guardrails.input_check import is_acknowledgement, mentions_chronic_condition
@@ -35,6 +41,10 @@ from mdagents.prompts import load, render
 
 _FIXED_MESSAGE = {"emergency": "emergency", "mental_health_crisis": "mental_health_crisis",
                   "out_of_scope": "out_of_scope"}
+# Who writes an answer: the model, or nobody (guideline sections are quoted instead).
+ANSWER_SOURCES = ("model", "guidelines")
+# Guideline sections quoted when no model writes, and how much of each.
+_QUOTES, _QUOTE_CHARS = 3, 700
 # Turns of history sent to the model (user + assistant messages).
 _HISTORY_TURNS = 12
 _REMINDER = {"emergency": "emergency_reminder", "mental_health_crisis": "crisis_reminder"}
@@ -94,8 +104,12 @@ def _minus(after: Usage, before: Usage) -> Usage:
 class Assistant:
     def __init__(self, llm: LLM, *, guardrails: Guardrails | None = None, retriever: Retriever | None = None,
                  language: str = "auto", region: str | None = None, web: bool = False,
-                 log: SessionLog | None = None, session_id: str | None = None, max_tokens: int = 700) -> None:
+                 log: SessionLog | None = None, session_id: str | None = None, max_tokens: int = 700,
+                 answers: str = "model") -> None:
+        if answers not in ANSWER_SOURCES:
+            raise ValueError(f"answers must be one of {ANSWER_SOURCES}")
         self.llm = llm
+        self.answers = answers
         self.guardrails = guardrails or Guardrails("regex", region=region)
         self.retriever = retriever
         self.language = language
@@ -113,7 +127,7 @@ class Assistant:
         self._awaiting_acknowledgement: str | None = None  # the pressed request, while asking
         if log is not None:
             log.event(self.session_id, "session_start", model=llm.name, mode=self.guardrails.mode,
-                      region=region, web=web, retriever=retriever is not None)
+                      region=region, web=web, retriever=retriever is not None, answers=answers)
 
     async def ask(self, query: str) -> AssistantReply:
         """One turn of the conversation."""
@@ -251,8 +265,32 @@ class Assistant:
         assert overflow is not None  # tries is never empty
         raise overflow
 
+    async def _quote_guidelines(self, query: str, language: str, kind: str,
+                                applied: list[str]) -> tuple[str, list[dict[str, Any]], list[dict[str, Any]], str | None]:
+        """No model writes: the closest guideline sections, quoted with their sources and output-checked
+        like any reply, or the plain statement that a capable model is needed."""
+        citations = store_citations(await retrieve_safely(self.retriever, query) or [])[:_QUOTES]
+        if not citations:
+            applied.append("capable_model_needed")
+            return message("capable_model_needed", language, self.region), [], [], None
+        applied.append("guideline_quotes")
+        quotes = []
+        for i, c in enumerate(citations, 1):
+            text = " ".join(c["content"].split())
+            text = text if len(text) <= _QUOTE_CHARS else text[:_QUOTE_CHARS].rsplit(" ", 1)[0] + " …"
+            where = " — ".join(part for part in (c["source"], c["section"]) if part)
+            quotes.append(f'[{i}] "{text}"\n    ({where})')
+        reply = "\n\n".join([message("guideline_quotes", language, self.region), *quotes])
+        checked = output_check.check_output(reply, citations=citations, input_type=kind, region=self.region,
+                                            language=language)
+        applied.append(f"output_check:{checked.source}:{checked.suggested_action}")
+        return (checked.modified_response, citations, [v.to_dict() for v in checked.violations],
+                checked.suggested_action)
+
     async def _answer(self, query: str, language: str, kind: str, applied: list[str],
                       extra_system: str = "") -> tuple[str, list[dict[str, Any]], list[dict[str, Any]], str | None]:
+        if self.answers == "guidelines":
+            return await self._quote_guidelines(query, language, kind, applied)
         found = await retrieve_safely(self.retriever, query)
         citations = store_citations(found or [])
         if citations:

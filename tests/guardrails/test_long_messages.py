@@ -161,8 +161,12 @@ def test_ask_with_the_embedded_default_model_answers_clearly(text: str, capsys) 
     code = ask.execute(parser.parse_args([text, "--json", "--no-guidelines"]))
     out = json.loads(capsys.readouterr().out)
     assert code == 0 and out["model"] == "local/smollm2-135m"
-    assert any(a.startswith("message_too_long") for a in out["guardrails_applied"])
-    assert f"{len(text):,}" in out["content"] and "technical problem" not in out["content"]
+    assert "technical problem" not in out["content"]
+    if len(text) > MAX_MESSAGE_CHARS:
+        assert any(a.startswith("message_too_long") for a in out["guardrails_applied"])
+        assert f"{len(text):,}" in out["content"]
+    else:  # the embedded model never writes an answer, so its window is never the limit
+        assert out["guardrails_applied"][-1] == "capable_model_needed" and out["usage"]["calls"] == 0
 
 
 async def test_a_model_too_small_for_any_message_is_a_service_error_not_a_length_complaint() -> None:
