@@ -162,13 +162,14 @@ class Assistant:
             # Models only ever see an excerpt of a long message (this one is triaged already).
             self.history += [Message("user", excerpt(query)), Message("assistant", content)]
         kind = verdict.intervention_type
-        content = self._with_risk_resources(content, kind, language, applied)
+        kinds = [kind, *verdict.also]
+        content = self._with_risk_resources(content, kinds, language, applied)
         usage = _minus(_ledger_usage(self.llm, self.guardrails.llm), before)
         reply = AssistantReply(
             content=content, model=self.llm.name, usage=usage.to_dict(),
             citations=[{k: v for k, v in c.items() if k != "content"} for c in citations],
             mode=self.guardrails.mode, guardrails_applied=applied, violations=violations,
-            emergency_detected=kind == "emergency", mental_health_crisis=kind == "mental_health_crisis",
+            emergency_detected="emergency" in kinds, mental_health_crisis="mental_health_crisis" in kinds,
             session_id=self.session_id, triage=_triage_record(verdict), at_risk=bool(self.risks),
             details={"input_check": verdict.to_dict(), "action": action})
         if self.log is not None:
@@ -186,7 +187,11 @@ class Assistant:
         pending, self._awaiting_acknowledgement = self._awaiting_acknowledgement, None
         if kind in CRITICAL_INTERVENTIONS:
             applied.append(f"{kind}_message")
-            return message(_FIXED_MESSAGE[kind], language, self.region), [], [], None
+            content = message(_FIXED_MESSAGE[kind], language, self.region)
+            for other in (k for k in verdict.also if k in _REMINDER):  # an overdose taken in a crisis
+                applied.append(f"{other}_resources")
+                content += "\n\n" + message(_REMINDER[other], language, self.region)
+            return content, [], [], None
         if pending is not None and is_acknowledgement(query):
             self.acknowledged_limits = True
             applied.append("limits_acknowledged")
@@ -228,11 +233,11 @@ class Assistant:
             share = exc.limit_tokens / exc.prompt_tokens
         return min(MAX_MESSAGE_CHARS, int(length * share * 0.9) // 100 * 100)
 
-    def _with_risk_resources(self, content: str, kind: str, language: str, applied: list[str]) -> str:
-        """Remember an emergency or crisis; on every later turn add its resources to the reply."""
-        if kind in CRITICAL_INTERVENTIONS:
-            if kind not in self.risks:
-                self.risks.append(kind)
+    def _with_risk_resources(self, content: str, kinds: list[str], language: str, applied: list[str]) -> str:
+        """Remember an emergency or crisis (`kinds`: this turn's flags); on every later turn add its
+        resources to the reply."""
+        if kinds[0] in CRITICAL_INTERVENTIONS:
+            self.risks += [k for k in kinds if k in CRITICAL_INTERVENTIONS and k not in self.risks]
             return content
         if not self.risks:
             return content

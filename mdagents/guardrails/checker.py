@@ -33,12 +33,11 @@ def semantic_in_conversation(triage: SemanticTriage, text: str, earlier: Sequenc
 
     The combined reading counts only when the earlier messages alone were not an emergency or crisis
     (then the new message is what tipped it); a turn already flagged was answered when it came."""
-    if not earlier:
-        return from_semantic(triage.classify(text))
-    before = ". ".join(earlier[-input_check.CONTEXT_MESSAGES:])
-    alone, together, before_alone = triage.classify_many([text, f"{before}. {text}", before])
-    if alone.intervention_type in CRITICAL_INTERVENTIONS:
+    alone = triage.classify_message(text)
+    if not earlier or alone.intervention_type in CRITICAL_INTERVENTIONS:
         return from_semantic(alone)
+    before = ". ".join(earlier[-input_check.CONTEXT_MESSAGES:])
+    together, before_alone = triage.classify_many([f"{before}. {text}", before])
     if together.intervention_type in CRITICAL_INTERVENTIONS and before_alone.intervention_type not in CRITICAL_INTERVENTIONS:
         verdict = from_semantic(together)
         verdict.explanation += " (read with the previous messages)"
@@ -83,7 +82,7 @@ class Guardrails:
         if self.mode in ("regex", "semantic") or offline.intervention_type in CRITICAL_INTERVENTIONS:
             # An emergency or crisis is already the highest flag: no model could raise it, so its fixed
             # message goes out at once, without waiting for (or paying for) a model call.
-            return offline
+            return input_check.escalate_overdose(offline, text)
         assert self.llm is not None
         try:
             model = await llm_check.check_input(self.llm, text, history)
@@ -93,8 +92,8 @@ class Guardrails:
             self.fallbacks.append(str(exc))
             offline.layers.append({"layer": "llm", "intervention_type": None, "severity": None,
                                    "why": f"check failed, offline layers only: {exc}", "matched": []})
-            return offline
-        return merge([offline, model])
+            return input_check.escalate_overdose(offline, text)
+        return input_check.escalate_overdose(merge([offline, model]), text)
 
     async def check_output(self, response: str, *, message: str = "", citations: Sequence[dict[str, Any]] = (),
                            input_type: str = "none", language: str = "en") -> OutputCheck:

@@ -26,6 +26,7 @@ _CRISIS_OTHER_LANGUAGES = _compile(P.CRISIS_OTHER_LANGUAGES)
 _OUT_OF_SCOPE = {label: _compile(ps) for label, ps in P.OUT_OF_SCOPE.items()}
 _PERSONAL, _PRESENT, _PAST, _GENERAL = (re.compile(p, _F) for p in (P.PERSONAL, P.PRESENT, P.PAST, P.GENERAL))
 _CHRONIC = re.compile(P.CHRONIC, _F)
+_OVERDOSE = _compile(P.OVERDOSE_TAKEN) + _EMERGENCY["overdose or poisoning"]
 _ACKNOWLEDGEMENT = re.compile(P.ACKNOWLEDGEMENT, _F)
 
 CRITICAL = ("emergency", "mental_health_crisis")
@@ -79,6 +80,30 @@ def crisis_signs(text: str) -> list[str]:
 def out_of_scope_signs(text: str) -> list[tuple[str, str]]:
     text = normalise(text)
     return [(label, hit) for label, patterns in _OUT_OF_SCOPE.items() if (hit := _first(patterns, text))]
+
+
+def overdose_taken(text: str) -> str | None:
+    """What says an overdose has been taken (any supported language), or None."""
+    return _first(_OVERDOSE, normalise(text))
+
+
+def escalate_overdose(verdict: InputCheck, text: str) -> InputCheck:
+    """An emergency or crisis message telling of an overdose already taken is an emergency first (the
+    emergency message goes out) and, when it was read as a crisis, a crisis too (`also`)."""
+    if verdict.intervention_type not in CRITICAL:
+        return verdict
+    hit = overdose_taken(text)
+    if hit is None:
+        return verdict
+    also = ["mental_health_crisis"] if verdict.intervention_type == "mental_health_crisis" or crisis_signs(text) else []
+    verdict.also = sorted(set(verdict.also) | set(also))
+    if verdict.intervention_type != "emergency":
+        verdict.intervention_type = "emergency"
+        verdict.explanation += "; an overdose already taken is a medical emergency"
+    verdict.severity = "critical"
+    if hit not in verdict.matched:
+        verdict.matched.append(hit)
+    return verdict
 
 
 def mentions_chronic_condition(text: str) -> bool:

@@ -8,16 +8,20 @@ network (ReLU, softmax output) whose weights ship in data/triage_model.npz (trai
 as the topic itself; the hidden layer separates them better on the same embeddings.
 
 An emergency or crisis is flagged when their combined probability reaches a threshold chosen by
-cross-validation for recall; out-of-scope has its own threshold. Long pastes are cut to a window
-(head and tail) before embedding, so one message costs at most a few hundred milliseconds.
+cross-validation for recall; out-of-scope has its own threshold. A message is embedded through a
+window (head and tail); when it is longer than that, its passages are read too (pieces of about
+PASSAGE_CHARS cut at sentence ends, at most MAX_PASSAGES of them spread over the message), so stroke
+signs told in the middle of a long message about something else are still seen. One message costs
+at most a few hundred milliseconds.
 """
 
 from __future__ import annotations
 
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -36,6 +40,9 @@ SEVERITIES = INPUT_SEVERITIES  # column order of the emergency-severity head
 WINDOW_HEAD, WINDOW_TAIL = 360, 200
 WINDOW_TOKENS = 128
 _CACHE_SIZE = 512
+# Passages of a long message read on their own for an emergency or a crisis.
+PASSAGE_CHARS, MAX_PASSAGES = 300, 16
+_SENTENCE = re.compile(r"(?<=[.!?…])\s+|(?<=[。！？؟।])\s*|\n+")
 
 
 def window(text: str, count_tokens: Callable[[str], int] | None = None) -> str:
@@ -52,6 +59,28 @@ def window(text: str, count_tokens: Callable[[str], int] | None = None) -> str:
             head, tail = int(len(text) * shrink * 0.65), int(len(text) * shrink * 0.35)
         else:
             head, tail = int(head * shrink), int(tail * shrink)
+
+
+def passages(text: str) -> list[str]:
+    """The passages of a message longer than the window: consecutive sentences packed into pieces of
+    at most about PASSAGE_CHARS (a longer sentence is cut), at most MAX_PASSAGES spread evenly."""
+    text = " ".join(text.split())
+    if len(text) <= WINDOW_HEAD + WINDOW_TAIL:
+        return []
+    pieces: list[str] = []
+    for sentence in _SENTENCE.split(text):
+        for start in range(0, len(sentence), PASSAGE_CHARS):
+            part = sentence[start:start + PASSAGE_CHARS].strip()
+            if not part:
+                continue
+            if pieces and len(pieces[-1]) + 1 + len(part) <= PASSAGE_CHARS:
+                pieces[-1] += " " + part
+            else:
+                pieces.append(part)
+    if len(pieces) > MAX_PASSAGES:
+        step = len(pieces) / MAX_PASSAGES
+        pieces = [pieces[int(i * step)] for i in range(MAX_PASSAGES)]
+    return pieces
 
 
 @dataclass(frozen=True)
@@ -130,11 +159,13 @@ class SemanticVerdict:
     intervention_type: str
     severity: str
     probabilities: dict[str, float]
+    passage: str = ""  # the passage of a long message that was flagged, when the whole was not
 
     @property
     def explanation(self) -> str:
         shown = ", ".join(f"{k} {v:.2f}" for k, v in self.probabilities.items() if v >= 0.05)
-        return f"embedding classifier: {shown}"
+        where = f" (in a passage of the long message: {self.passage[:60]!r})" if self.passage else ""
+        return f"embedding classifier: {shown}{where}"
 
 
 class SemanticTriage:
@@ -192,6 +223,18 @@ class SemanticTriage:
 
     def classify(self, text: str) -> SemanticVerdict:
         return self.classify_many([text])[0]
+
+    def classify_message(self, text: str) -> SemanticVerdict:
+        """The verdict on a message read whole; for a long one that is not an emergency or a crisis
+        as a whole, the first passage that is one (see `passages`)."""
+        whole = self.classify(text)
+        if whole.intervention_type in CRITICAL_INTERVENTIONS:
+            return whole
+        parts = passages(text)
+        for part, verdict in zip(parts, self.classify_many(parts), strict=True):
+            if verdict.intervention_type in CRITICAL_INTERVENTIONS:
+                return replace(verdict, passage=part)
+        return whole
 
 
 def _severity(kind: str, severity_probs: np.ndarray) -> str:

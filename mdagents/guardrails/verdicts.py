@@ -56,6 +56,8 @@ class InputCheck:
     matched: list[str] = field(default_factory=list)
     # Every layer's own verdict: {"layer", "intervention_type", "severity", "why", "matched"}.
     layers: list[dict[str, Any]] = field(default_factory=list)
+    # Another intervention the message calls for too (an overdose taken in a crisis: emergency + crisis).
+    also: list[str] = field(default_factory=list)
 
     @classmethod
     def none(cls, explanation: str = "no safety concern found", source: str = "regex") -> InputCheck:
