@@ -29,12 +29,19 @@ from typing import Any
 from mdagents.errors import ContextOverflowError, LLMCallError
 from mdagents.guardrails import output_check
 from mdagents.guardrails.checker import Guardrails
-from mdagents.guardrails.citations import Retriever, retrieve_safely, store_citations, web_citations
+from mdagents.guardrails.citations import (
+    Retriever,
+    retrieve_safely,
+    store_citations,
+    web_citations,
+    web_search_performed,
+)
 from mdagents.guardrails.input_check import is_acknowledgement, mentions_chronic_condition
 from mdagents.guardrails.limits import MAX_MESSAGE_CHARS, excerpt
-from mdagents.guardrails.messages import format_number, message, resolve_language
+from mdagents.guardrails.messages import LANGUAGE_NAMES, format_number, message, resolve_language
+from mdagents.guardrails.messages import region as region_of
 from mdagents.guardrails.session_log import SessionLog
-from mdagents.guardrails.verdicts import CRITICAL_INTERVENTIONS, GuardrailCheckError, InputCheck
+from mdagents.guardrails.verdicts import CRITICAL_INTERVENTIONS, GuardrailCheckError, InputCheck, OutputCheck
 from mdagents.llm.client import LLM
 from mdagents.llm.types import Completion, Message, Usage
 from mdagents.prompts import load, render
@@ -71,6 +78,10 @@ class AssistantReply:
     mental_health_crisis: bool
     session_id: str
     triage: dict[str, Any] = field(default_factory=dict)  # which layers fired and why
+    # The output check's verdict on the answer (passes_guardrails, severity, explanation, suggested_action,
+    # violations, web_search_performed, has_trusted_citations); empty when no answer was checked.
+    output_check: dict[str, Any] = field(default_factory=dict)
+    web_search_performed: bool = False
     at_risk: bool = False  # an emergency or crisis was flagged in this conversation
     details: dict[str, Any] = field(default_factory=dict)
 
@@ -82,7 +93,7 @@ class AssistantReply:
 
 def _triage_record(verdict: InputCheck) -> dict[str, Any]:
     return {"intervention_type": verdict.intervention_type, "severity": verdict.severity, "source": verdict.source,
-            "explanation": verdict.explanation, "layers": verdict.layers}
+            "explanation": verdict.explanation, "layers": verdict.layers, "also": verdict.also}
 
 
 def _ledger_usage(*llms: LLM | None) -> Usage:
@@ -139,6 +150,7 @@ class Assistant:
         citations: list[dict[str, Any]] = []
         violations: list[dict[str, Any]] = []
         action = None
+        self._checked: OutputCheck | None = None  # this turn's output check, when an answer was checked
         if not query.strip():
             verdict = InputCheck.none("empty message", "none")
             content, applied = message("empty_message", language, self.region), ["empty_message"]
@@ -171,6 +183,8 @@ class Assistant:
             mode=self.guardrails.mode, guardrails_applied=applied, violations=violations,
             emergency_detected="emergency" in kinds, mental_health_crisis="mental_health_crisis" in kinds,
             session_id=self.session_id, triage=_triage_record(verdict), at_risk=bool(self.risks),
+            output_check=self._checked.summary() if self._checked else {},
+            web_search_performed=bool(self._checked and self._checked.web_search_performed),
             details={"input_check": verdict.to_dict(), "action": action})
         if self.log is not None:
             self.log.event(self.session_id, "turn", query=query, turn=self._turn, language=language,
@@ -286,8 +300,8 @@ class Assistant:
             where = " — ".join(part for part in (c["source"], c["section"]) if part)
             quotes.append(f'[{i}] "{text}"\n    ({where})')
         reply = "\n\n".join([message("guideline_quotes", language, self.region), *quotes])
-        checked = output_check.check_output(reply, citations=citations, input_type=kind, region=self.region,
-                                            language=language)
+        checked = self._checked = output_check.check_output(reply, citations=citations, input_type=kind,
+                                                            region=self.region, language=language)
         applied.append(f"output_check:{checked.source}:{checked.suggested_action}")
         return (checked.modified_response, citations, [v.to_dict() for v in checked.violations],
                 checked.suggested_action)
@@ -305,7 +319,8 @@ class Assistant:
             user = render("guardrail_assistant_context", sources=sources, question=query)
         else:
             user = query
-        system = load("guardrail_assistant_system")
+        system = render("guardrail_assistant_system", language=LANGUAGE_NAMES.get(language, "English"),
+                        region=region_of(self.region).name)
         if self.web:
             system += "\n" + load("guardrail_assistant_web")
         if extra_system:
@@ -316,8 +331,10 @@ class Assistant:
                 citations = []
             if self.web:
                 citations += web_citations(completion.text, completion.raw)
-            checked = await self.guardrails.check_output(completion.text, message=query, citations=citations,
-                                                         input_type=kind, language=language)
+            searched = self.web and web_search_performed(completion.raw)
+            checked = self._checked = await self.guardrails.check_output(
+                completion.text, message=query, citations=citations, web_search_performed=searched,
+                input_type=kind, language=language)
         except ContextOverflowError as exc:  # the model cannot take the message: a clear answer, not an error
             limit = self._readable_limit(len(query), exc)
             if limit < 100:

@@ -96,7 +96,16 @@ class Guardrails:
         return input_check.escalate_overdose(merge([offline, model]), text)
 
     async def check_output(self, response: str, *, message: str = "", citations: Sequence[dict[str, Any]] = (),
-                           input_type: str = "none", language: str = "en") -> OutputCheck:
+                           input_type: str = "none", language: str = "en",
+                           web_search_performed: bool = False) -> OutputCheck:
+        """The reply's violations and the reply to send; `citations` are the sources tools returned."""
+        verdict = await self._check_output(response, message=message, citations=citations, input_type=input_type,
+                                           language=language)
+        verdict.web_search_performed = web_search_performed
+        return verdict
+
+    async def _check_output(self, response: str, *, message: str, citations: Sequence[dict[str, Any]],
+                            input_type: str, language: str) -> OutputCheck:
         def regex() -> OutputCheck:
             return output_check.check_output(response, citations=citations, input_type=input_type,
                                              region=self.region, language=language)

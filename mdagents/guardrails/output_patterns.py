@@ -273,3 +273,18 @@ DISCLAIMER_BY_LANGUAGE = {
     "ar": r"(?:لا (?:تغني|يغني) عن|ليست نصيحة طبية|معلومات (?:صحية )?عامة|استشر طبيبك|تحدث مع طبيبك|مختص صحي|مقدم الرعاية)",
     "hi": r"(?:विकल्प नहीं|चिकित्सा सलाह नहीं|सामान्य (?:स्वास्थ्य )?जानकारी|अपने डॉक्टर से (?:बात|सलाह)|स्वास्थ्य विशेषज्ञ|शैक्षिक)",
 }
+
+# Health content: a reply that has none (a greeting, thanks, "what would you like to know?") needs no
+# source and no disclaimer. Read in every language at once, with CONDITION.
+MEDICAL_CONTENT = (
+    r"(?:\b(?:symptoms?|diseases?|illness|infections?|virus(?:es)?|viral|bacteri\w*|medications?|medicines?|drugs?|"
+    r"doses?|dosage|treatments?|therap(?:y|ies)|diagnos\w*|blood|pain|fever|cancer|tumou?rs?|diabet\w*|heart|lungs?|"
+    r"kidneys?|liver|vaccin\w*|antibiotics?|surgery|pregnan\w*|allerg\w*|asthma|migraines?|headaches?|cholesterol|"
+    r"stroke|seizures?|nausea|vomit\w*|diarrh\w*|rash|cough\w*|injur\w*|wounds?|bleed\w*|sympt[oô]mes?|maladies?|"
+    r"m[ée]dicaments?|douleur|fi[èe]vre|s[íi]ntomas?|enfermedad(?:es)?|medicamentos?|dolor|fiebre|sintomas?|doen[çc]as?|"
+    r"rem[ée]dios?|dor|febre|sangue|sangre|sang|vacunas?|vacinas?|grippe|gripe|gripa|rhume|resfriado|angine|"
+    r"toux|tos|tosse|infecci[oó]n|infec[çc][ãa]o|enfermedad|malad\w*|enfermo|doente)\b"
+    r"|症|病|药|治疗|诊断|感染|发烧|发热|疼痛|痛|血|癌|糖尿病|疫苗|流感|感冒|咳嗽"
+    r"|أعراض|مرض|دواء|علاج|تشخيص|عدوى|حمى|ألم|دم|سرطان|السكري|لقاح|إنفلونزا|انفلونزا|الأنفلونزا|زكام|نزلة|سعال"
+    r"|लक्षण|बीमारी|रोग|दवा|इलाज|उपचार|निदान|संक्रमण|बुखार|दर्द|खून|कैंसर|डायबिटीज़?|मधुमेह|टीका|फ्लू|सर्दी|ज़ुकाम|जुकाम|खाँसी|खांसी)"
+)

@@ -112,15 +112,18 @@ def remediate(response: str, violations: list[Violation], *, region: str | None 
         fixes.append(f"replaced the reply with the {kind} message")
         return OutputCheck(violations, "block", fixes, message(kind, language, region), source)
 
-    for v in violations:
-        if v.type == "UNTRUSTED_SOURCES":
-            def _drop(m: re.Match[str]) -> str:
-                return m.group(0) if is_trusted_url(m.group(0)) else message("untrusted_link", language, region)
-            new = _URL.sub(_drop, text)
-            if new != text:
-                fixes.append("removed links to untrusted sources")
-                text = new
-            break
+    flagged = {v.evidence for v in violations if v.type == "UNTRUSTED_SOURCES"}
+    if flagged:
+        def _drop(m: re.Match[str]) -> str:
+            url = m.group(0)
+            if not is_trusted_url(url):
+                return message("untrusted_link", language, region)
+            return message("unverified_link", language, region) if url in flagged else url
+
+        new = _URL.sub(_drop, text)
+        if new != text:
+            fixes.append("removed links to untrusted sources and links no search, fetch or guideline returned")
+            text = new
     local_number = region_of(region).emergency[0].number
     for v in violations:
         m = _NUMBER.fullmatch(v.evidence) if v.type == "REGIONAL_ASSUMPTION" else None

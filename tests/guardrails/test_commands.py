@@ -108,10 +108,12 @@ def test_ask_web_sends_tools_restricted_to_trusted_domains(fake_server, capsys, 
     tools = server.requests[0]["json"]["tools"]
     assert {t["name"] for t in tools} == {"web_search", "web_fetch"}
     assert all(t["allowed_domains"] == list(trusted_domains()) for t in tools)
-    # The page the API says the answer cites (with its title), then links written in the text.
+    # Only the page the search returned and the answer cites (with its title) is a citation: the nhs.uk link
+    # written in the text was returned by no tool, so it is neither a citation nor left in the reply.
     assert [(c["url"], c["section"], c["trusted"]) for c in out["citations"]] == [
-        ("https://www.nice.org.uk/guidance/ng1", "Guideline", True),
-        ("https://www.nhs.uk/conditions/migraine/", "", True)]
+        ("https://www.nice.org.uk/guidance/ng1", "Guideline", True)]
+    assert "www.nhs.uk" not in out["content"] and "no search or guideline lookup returned it" in out["content"]
+    assert out["web_search_performed"] and out["output_check"]["has_trusted_citations"]
     assert "sk-ant-test" not in json.dumps(out)
 
 
