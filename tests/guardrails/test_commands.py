@@ -108,6 +108,7 @@ def test_ask_web_sends_tools_restricted_to_trusted_domains(fake_server, capsys, 
     tools = server.requests[0]["json"]["tools"]
     assert {t["name"] for t in tools} == {"web_search", "web_fetch"}
     assert all(t["allowed_domains"] == list(trusted_domains()) for t in tools)
+    assert next(t for t in tools if t["name"] == "web_fetch")["citations"] == {"enabled": True}
     # Only the page the search returned and the answer cites (with its title) is a citation: the nhs.uk link
     # written in the text was returned by no tool, so it is neither a citation nor left in the reply.
     assert [(c["url"], c["section"], c["trusted"]) for c in out["citations"]] == [

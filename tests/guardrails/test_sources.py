@@ -57,3 +57,16 @@ async def test_the_reply_carries_the_specs_verdict_fields() -> None:
     assert set(verdict) >= {"passes_guardrails", "severity", "explanation", "web_search_performed",
                             "has_trusted_citations"}
     assert "400 mg" not in reply.content
+
+
+def test_the_anthropic_record_says_which_server_tools_ran_and_what_they_returned() -> None:
+    from mdagents.llm.anthropic import server_tool_use
+
+    blocks = [{"type": "server_tool_use", "name": "web_search"},
+              {"type": "web_search_tool_result", "content": [{"type": "web_search_result", "url": "https://www.who.int/a"}]},
+              {"type": "server_tool_use", "name": "web_fetch"},
+              {"type": "web_fetch_tool_result", "content": {"type": "web_fetch_result", "url": "https://www.nhs.uk/b"}},
+              {"type": "text", "text": "answer"}]
+    assert server_tool_use(blocks) == {"server_tools": ["web_search", "web_fetch"],
+                                       "tool_results": ["https://www.who.int/a", "https://www.nhs.uk/b"]}
+    assert server_tool_use([{"type": "text", "text": "no tools"}]) == {}
