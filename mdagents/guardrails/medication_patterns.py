@@ -133,8 +133,10 @@ PATTERNS: dict[str, dict[str, list[str]]] = {
         "DOSING": [
             rf"{_ZH_LEAD}{_ZH_WHEN}(?:把|将)?(?:你的|您的)?{_ZH_MEDS}{_CLAUSE}{{0,6}}?"
             r"(?:加倍|翻倍|减半|加量|减量|加大|停掉|停了|停用|不吃了|别吃了)",
-            rf"{_ZH_LEAD}{_ZH_WHEN}(?:多吃|再吃|加吃|补吃|停用|停掉|停服|停吃|别吃|不要再吃|跳过|少吃|加服|服用|吃|用|打)"
+            rf"{_ZH_LEAD}{_ZH_WHEN}(?:多吃|再吃|加吃|补吃|停用|停掉|停服|停吃|别吃|不要再吃|跳过|少吃|加服)"
             rf"{_CLAUSE}{{0,8}}?{_ZH_MEDS}",
+            # Plain "take / use" only when said to the patient ("用药要谨慎" is education).
+            rf"(?:你|您|请|直接|只需|只要)(?:可以|应该|最好|就)?{_ZH_WHEN}(?:吃|服用|服|用|打){_CLAUSE}{{0,8}}?{_ZH_MEDS}",
             rf"{_ZH_LEAD}{_ZH_WHEN}停药",
         ],
         "TREATMENT": [r"(?:不用|不需要|没必要|不必|无需|用不着)(?:再)?(?:问|咨询|告诉|找|看|联系|请教)(?:一下)?(?:你的|您的)?(?:医生|大夫|药师)"],
