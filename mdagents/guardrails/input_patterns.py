@@ -461,6 +461,12 @@ GENERAL = (r"(?:\b(?:in general|generally|usually|typically|what (?:is|are)|what
            r"estudante|documentário|trabalho da escola|se alguém|diferença entre)\b|qu'est-ce|quels sont|qué es|cuáles son|"
            r"o que é|quais são|什么是|哪些|纪录片|论文|作业|急救课|如果(?:身边)?有人|ما هو|ما هي|وثائقي|بحث|دورة|إذا أحد|"
            r"क्या है|डॉक्यूमेंट्री|निबंध|प्रोजेक्ट|क्लास|अगर कोई|😂|🤣|哈哈|笑死|笑得|ههه|हाहा|हँसते)")
+# Suicide rates, statistics and the news: a question about a population, not about oneself (read for
+# the crisis words of the other languages only: "heart rate" belongs to emergencies).
+STATISTICS = (r"(?:\b(?:suicide rates?|rates? of suicide|statistics|stats|taux de suicide|statistiques|chiffres du suicide|"
+              r"tasas? de suicidio|cifras de suicidio|estad[íi]sticas|taxas? de suic[íi]dio|estat[íi]sticas|dados oficiais)\b|"
+              r"自杀率|统计|数据|新闻报道|معدل الانتحار|نسبة الانتحار|معدلات الانتحار|إحصائيات|احصائيات|"
+              r"आत्महत्या की दर|आँकड़े|आंकड़े)")
 
 # "Yes, I acknowledge" (any of the seven languages): the answer to the pressed-beyond-scope request.
 ACKNOWLEDGEMENT = (r"^\W*(?:yes|yeah|yep|ok(?:ay)?|sure|i (?:do )?(?:acknowledge|accept|agree|understand)|"

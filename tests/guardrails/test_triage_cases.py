@@ -87,3 +87,15 @@ def test_passages_cover_a_long_message_and_stay_few() -> None:
 @pytest.mark.parametrize("text", HINGLISH_DIAGNOSIS)
 async def test_code_mixed_requests_for_a_personal_diagnosis_are_out_of_scope(text: str) -> None:
     assert (await Guardrails("regex").check_input(text)).intervention_type == "out_of_scope"
+
+
+@pytest.mark.parametrize(("text", "kind"), [
+    ("最新统计中，中国的自杀率是多少？", "none"),
+    ("भारत में आत्महत्या की दर के ताज़ा आँकड़े क्या हैं?", "none"),
+    ("我现在就想自杀", "mental_health_crisis"),
+    ("मैं अभी आत्महत्या करना चाहता हूँ", "mental_health_crisis"),
+])
+def test_the_patterns_read_suicide_statistics_as_a_question_about_others(text: str, kind: str) -> None:
+    from mdagents.guardrails.input_check import check_input
+
+    assert check_input(text).intervention_type == kind
