@@ -9,15 +9,14 @@ as the topic itself; the hidden layer separates them better on the same embeddin
 
 An emergency or crisis is flagged when their combined probability reaches a threshold chosen by
 cross-validation for recall; out-of-scope has its own threshold. A message is embedded through a
-window (head and tail); when it is longer than that, its passages are read too (pieces of about
-PASSAGE_CHARS cut at sentence ends, at most MAX_PASSAGES of them spread over the message), so stroke
+window (head and tail); when it is longer than that, its passages are read too (limits.passages:
+pieces cut at sentence ends, a bounded number of them spread over the message), so stroke
 signs told in the middle of a long message about something else are still seen. One message costs
 at most a few hundred milliseconds.
 """
 
 from __future__ import annotations
 
-import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
@@ -29,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from mdagents.errors import ConfigError
+from mdagents.guardrails.limits import passages
 from mdagents.guardrails.verdicts import CRITICAL_INTERVENTIONS, INPUT_SEVERITIES, INTERVENTION_TYPES
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
@@ -40,9 +40,6 @@ SEVERITIES = INPUT_SEVERITIES  # column order of the emergency-severity head
 WINDOW_HEAD, WINDOW_TAIL = 360, 200
 WINDOW_TOKENS = 128
 _CACHE_SIZE = 512
-# Passages of a long message read on their own for an emergency or a crisis.
-PASSAGE_CHARS, MAX_PASSAGES = 300, 16
-_SENTENCE = re.compile(r"(?<=[.!?…])\s+|(?<=[。！？؟।])\s*|\n+")
 
 
 def window(text: str, count_tokens: Callable[[str], int] | None = None) -> str:
@@ -59,28 +56,6 @@ def window(text: str, count_tokens: Callable[[str], int] | None = None) -> str:
             head, tail = int(len(text) * shrink * 0.65), int(len(text) * shrink * 0.35)
         else:
             head, tail = int(head * shrink), int(tail * shrink)
-
-
-def passages(text: str) -> list[str]:
-    """The passages of a message longer than the window: consecutive sentences packed into pieces of
-    at most about PASSAGE_CHARS (a longer sentence is cut), at most MAX_PASSAGES spread evenly."""
-    text = " ".join(text.split())
-    if len(text) <= WINDOW_HEAD + WINDOW_TAIL:
-        return []
-    pieces: list[str] = []
-    for sentence in _SENTENCE.split(text):
-        for start in range(0, len(sentence), PASSAGE_CHARS):
-            part = sentence[start:start + PASSAGE_CHARS].strip()
-            if not part:
-                continue
-            if pieces and len(pieces[-1]) + 1 + len(part) <= PASSAGE_CHARS:
-                pieces[-1] += " " + part
-            else:
-                pieces.append(part)
-    if len(pieces) > MAX_PASSAGES:
-        step = len(pieces) / MAX_PASSAGES
-        pieces = [pieces[int(i * step)] for i in range(MAX_PASSAGES)]
-    return pieces
 
 
 @dataclass(frozen=True)
@@ -230,7 +205,7 @@ class SemanticTriage:
         whole = self.classify(text)
         if whole.intervention_type in CRITICAL_INTERVENTIONS:
             return whole
-        parts = passages(text)
+        parts = passages(text, longer_than=WINDOW_HEAD + WINDOW_TAIL)
         for part, verdict in zip(parts, self.classify_many(parts), strict=True):
             if verdict.intervention_type in CRITICAL_INTERVENTIONS:
                 return replace(verdict, passage=part)

@@ -8,8 +8,8 @@ import pytest
 from mdagents.guardrails.assistant import Assistant
 from mdagents.guardrails.checker import Guardrails
 from mdagents.guardrails.input_check import overdose_taken
+from mdagents.guardrails.limits import MAX_PASSAGES, passages
 from mdagents.guardrails.messages import message
-from mdagents.guardrails.semantic import MAX_PASSAGES, passages
 from tests.fakes.scripted import scripted_llm
 
 OVERDOSES = [
@@ -78,9 +78,9 @@ async def test_stroke_signs_in_the_middle_of_a_long_french_message_are_caught(of
 
 
 def test_passages_cover_a_long_message_and_stay_few() -> None:
-    assert passages("short message") == []
+    assert passages("short message", longer_than=560) == []
     long = " ".join(f"Sentence number {i} about the garden and the weather." for i in range(400))
-    parts = passages(long)
+    parts = passages(long, longer_than=560)
     assert len(parts) == MAX_PASSAGES and all(len(p) <= 300 for p in parts)
 
 
