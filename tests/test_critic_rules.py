@@ -238,6 +238,19 @@ def test_confirmed_diagnosis_allows_definitive_treatment(case: str) -> None:
     assert free(text, Question("t-4", case, {}, "", "")).verdict == "PASS"
 
 
+@pytest.mark.parametrize("case", [
+    "68-year-old woman with known adenocarcinoma of the endometrium, referred for treatment.",
+    "Paciente con carcinoma de endometrio conocido tras legrado.",
+    "Known uterine sarcoma on follow-up.",
+])
+def test_a_tumour_named_in_the_case_is_a_known_diagnosis(case: str) -> None:
+    text = ("Findings: endometrial cancer. Diagnosis: endometrial cancer. Options: surgery. "
+            "Recommendation: total hysterectomy.")
+    assert free(text, Question("t-6", case, {}, "", "")).verdict == "PASS"
+    # The same words without the case's diagnosis still fail.
+    assert free(text, Question("t-7", "Postmenopausal bleeding.", {}, "", "")).layer == "rigor"
+
+
 def test_requesting_the_biopsy_first_passes() -> None:
     text = ("Findings: postmenopausal bleeding. Diagnosis: suspected cancer, to be confirmed. "
             "Options: biopsy, then surgery if malignant. Recommendation: obtain an endometrial biopsy before surgery.")

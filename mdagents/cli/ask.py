@@ -1,10 +1,17 @@
-"""`ask "question"` and `ask --chat`: the patient-education assistant with safety guardrails."""
+"""`ask "question"` and `ask --chat`: the patient-education assistant with safety guardrails.
+
+Environment (flags win over it): PRIMARY_MODEL (the answering model when --model is not given),
+ENABLE_WEB_FETCH (true: web search and fetch on the trusted domains with an anthropic model, as
+--web; false: never), ASSISTANT_MODE (only `patient` exists) and ENABLE_GUARDRAILS (the patient
+assistant never runs without them: false is refused).
+"""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import json
+import os
 import sys
 from typing import Any
 
@@ -28,7 +35,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("query", nargs="?", help="the question (omit with --chat to read lines from stdin)")
     parser.add_argument("--chat", action="store_true", help="multi-turn: read one message per stdin line")
     parser.add_argument("--json", action="store_true", help="print each reply as one JSON object")
-    parser.add_argument("--model", default=None, help="answering model (default: the embedded local model)")
+    parser.add_argument("--model", default=None,
+                        help="answering model (default: $PRIMARY_MODEL, else the embedded local model, which "
+                             "writes no answers itself: see docs/guardrails.md)")
     parser.add_argument("--base-url", default=None, help="OpenAI-compatible server for --model")
     parser.add_argument("--mode", choices=("auto", *MODES), default="auto",
                         help="guardrail checks: auto (default) = hybrid with a real model, semantic (patterns + "
@@ -36,8 +45,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--guard-model", default=None, help="model of llm/hybrid checks (default: --model)")
     parser.add_argument("--region", default=None, help="emergency numbers of this region (default: US)")
     parser.add_argument("--lang", default="auto", help="message language: auto, en, fr, es, zh, ar, hi, pt")
-    parser.add_argument("--web", action="store_true",
-                        help="anthropic models: web search/fetch restricted to the trusted domains")
+    parser.add_argument("--web", action=argparse.BooleanOptionalAction, default=None,
+                        help="anthropic models: web search/fetch restricted to the trusted domains "
+                             "(default: $ENABLE_WEB_FETCH with an anthropic model, else off)")
     parser.add_argument("--no-guidelines", action="store_true", help="do not look for the guideline store")
     parser.add_argument("--db-url", default=None, help="guideline store database (default: $MDAGENTS_DB_URL)")
     parser.add_argument("--max-tokens", type=int, default=700, help="answer length cap (default: 700)")
@@ -58,7 +68,35 @@ def _answer_llm(args: argparse.Namespace) -> LLM:
     return LLM(provider, limiter=shared_limiter(spec, 8))
 
 
+def _env_flag(name: str, environ: dict[str, str]) -> bool | None:
+    """A true/false environment variable; None when unset or empty."""
+    value = environ.get(name, "").strip().lower()
+    if not value:
+        return None
+    if value in ("1", "true", "yes", "on"):
+        return True
+    if value in ("0", "false", "no", "off"):
+        return False
+    raise UsageError(f"{name}={environ[name]!r}: use true or false")
+
+
+def apply_environment(args: argparse.Namespace, environ: dict[str, str] | None = None) -> None:
+    """Fill what the flags left open from the spec's environment variables; refuse what cannot be."""
+    env = dict(os.environ if environ is None else environ)
+    mode = env.get("ASSISTANT_MODE", "").strip().lower()
+    if mode and mode != "patient":
+        raise UsageError(f"ASSISTANT_MODE={env['ASSISTANT_MODE']!r}: only the patient assistant exists")
+    if _env_flag("ENABLE_GUARDRAILS", env) is False:
+        raise UsageError("ENABLE_GUARDRAILS=false: the patient assistant does not run without its guardrails")
+    if args.model is None and env.get("PRIMARY_MODEL", "").strip():
+        args.model = env["PRIMARY_MODEL"].strip()
+    if args.web is None:
+        wanted = _env_flag("ENABLE_WEB_FETCH", env)
+        args.web = bool(wanted) and parse_model(args.model, args.base_url).provider == "anthropic"
+
+
 def _validate(args: argparse.Namespace) -> None:
+    apply_environment(args)
     if not args.query and not args.chat:
         raise UsageError("ask needs a question, or --chat to read messages from stdin")
     if args.query is not None and not args.query.strip():
@@ -108,6 +146,13 @@ def guard_mode(args: argparse.Namespace) -> str:
     return "semantic" if parse_model(args.guard_model or args.model, args.base_url).provider == "local" else "hybrid"
 
 
+def answer_source(args: argparse.Namespace) -> str:
+    """Who writes answers: a hosted or served model does; the in-process local model (the embedded
+    135M smoke-test model by default) is too small to be trusted with health text, so the assistant
+    quotes guideline sections instead (or says a capable model is needed)."""
+    return "guidelines" if parse_model(args.model, args.base_url).provider == "local" else "model"
+
+
 async def _run(args: argparse.Namespace) -> int:
     args.mode = guard_mode(args)
     llm = _answer_llm(args)
@@ -119,7 +164,7 @@ async def _run(args: argparse.Namespace) -> int:
     try:
         assistant = Assistant(llm, guardrails=Guardrails(args.mode, llm=guard_llm, region=args.region),
                               retriever=retriever, language=args.lang, region=args.region, web=args.web,
-                              log=log, max_tokens=args.max_tokens)
+                              log=log, max_tokens=args.max_tokens, answers=answer_source(args))
         if args.query:
             _show(await assistant.ask(args.query), args.json)
         if args.chat:

@@ -15,7 +15,8 @@ from mdagents.llm.factory import build_llm
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", help="JSONL of {text, expected[, response, expected_violations]}")
+    parser.add_argument("files", nargs="+", metavar="file",
+                        help="JSONL of {text, expected[, response, expected_violations]}; several are pooled")
     parser.add_argument("--mode", choices=MODES, default="semantic",
                         help="which checks to run (default: semantic, the offline patterns + embedding classifier)")
     parser.add_argument("--model", default=None, help="model of the llm/hybrid checks (default: the local model)")
@@ -30,18 +31,26 @@ def _fmt(value: float | None) -> str:
 
 
 def print_language_table(table: dict[str, Any], title: str) -> None:
-    """Rows: languages; columns: emergencies and crises caught, per-class recall, false alarms."""
+    """Rows: languages; columns: emergencies and crises caught, per-class recall, then critical misses
+    and false alarms with their 95% Wilson intervals (per language the sets are small: read the interval)."""
     def cell(share: dict[str, Any]) -> str:
         # From the counts: the stored rate is rounded to 4 places, and 0.0395 would print 6/152 as 4.0%.
         return "-" if not share["n"] else f"{share['hits']}/{share['n']} {100 * share['hits'] / share['n']:.1f}%"
 
+    def with_interval(share: dict[str, Any]) -> str:
+        if not share["n"]:
+            return "-"
+        low, high = share["ci95"]
+        return f"{cell(share)} [{100 * low:.1f}-{100 * high:.1f}]"
+
     print(title)
-    head = ("lang", "emerg+crisis caught", "emergency", "crisis", "out_of_scope", "false alarms (none)")
-    print(f"{head[0]:<6}{head[1]:>22}{head[2]:>17}{head[3]:>17}{head[4]:>17}{head[5]:>22}")
+    head = ("lang", "emerg+crisis caught", "emergency", "crisis", "out_of_scope", "critical misses [95% CI]",
+            "false alarms [95% CI]")
+    print(f"{head[0]:<6}{head[1]:>21}{head[2]:>15}{head[3]:>15}{head[4]:>15}{head[5]:>27}{head[6]:>27}")
     for lang, row in table.items():
-        print(f"{lang:<6}{cell(row['critical_caught']):>22}{cell(row['emergency']['recall']):>17}"
-              f"{cell(row['mental_health_crisis']['recall']):>17}{cell(row['out_of_scope']['recall']):>17}"
-              f"{cell(row['none']['false_alarms']):>22}")
+        print(f"{lang:<6}{cell(row['critical_caught']):>21}{cell(row['emergency']['recall']):>15}"
+              f"{cell(row['mental_health_crisis']['recall']):>15}{cell(row['out_of_scope']['recall']):>15}"
+              f"{with_interval(row['critical_missed']):>27}{with_interval(row['none']['false_alarms']):>27}")
 
 
 def _print_table(result: dict[str, Any], mode: str) -> None:
@@ -65,11 +74,11 @@ def _print_table(result: dict[str, Any], mode: str) -> None:
     print(f"calls: {result['calls']}  tokens: {tokens['input']} in / {tokens['output']} out  "
           f"errors: {result['errors']}  regex fallbacks: {result['fallbacks']}")
     for miss in result["missed"]:
-        print(f"  line {miss['line']}: expected {miss['expected']}, got {miss['predicted']}: {miss['text'][:80]}")
+        print(f"  {miss['file']}:{miss['line']}: expected {miss['expected']}, got {miss['predicted']}: {miss['text'][:80]}")
 
 
 async def _run(args: argparse.Namespace) -> dict[str, Any]:
-    samples = load_samples(args.file)
+    samples = [sample for path in args.files for sample in load_samples(path)]
     llm = build_llm(args.model, base_url=args.base_url) if args.mode in ("llm", "hybrid") else None
     try:
         guardrails = Guardrails(args.mode, llm=llm, region=args.region)

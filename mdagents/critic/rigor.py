@@ -34,13 +34,18 @@ def recommended_treatments(text: str) -> list[str]:
     return found
 
 
-def has_confirmation(text: str) -> bool:
-    return phrases("rigor", "confirmation").search(normalize(text)) is not None
+def has_confirmation(text: str, *, case: bool = False) -> bool:
+    """A biopsy, pathology, histology… in the text; in the clinical text of the case (`case`), also a
+    named malignancy ("known adenocarcinoma"), which is the case's diagnosis, not a guess."""
+    normalized = normalize(text)
+    if phrases("rigor", "confirmation").search(normalized) is not None:
+        return True
+    return case and phrases("rigor", "diagnosis_in_case").search(normalized) is not None
 
 
 def rigor_issues(recommendation: str, clinical_text: str) -> list[str]:
     """Fail a definitive treatment when neither the clinical text nor the recommendation confirms the diagnosis."""
     treatments = recommended_treatments(recommendation)
-    if not treatments or has_confirmation(clinical_text) or has_confirmation(recommendation):
+    if not treatments or has_confirmation(clinical_text, case=True) or has_confirmation(recommendation):
         return []
     return [message("unconfirmed_treatment", treatments=", ".join(treatments))]

@@ -8,6 +8,11 @@ session) answers such requests with general education only, still output-checked
 call gives a safe message with emergency contacts and the chat goes on. History is kept across
 turns, so follow-ups such as "how long do they last?" reach the model with their context.
 
+A model too small to be trusted with health text (`answers="guidelines"`: the embedded smoke-test
+model) never writes to the patient: the assistant quotes the guideline sections closest to the
+question, with their sources, or says plainly that a capable model is needed. Triage and the fixed
+messages work the same either way.
+
 A message longer than limits.MAX_MESSAGE_CHARS is triaged whole; unless it is an emergency or a
 crisis, it gets `message_too_long` instead of an answer, and later turns carry only an excerpt of
 it. A prompt the answering model still cannot take (ContextOverflowError) is tried again without
@@ -22,19 +27,31 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from mdagents.errors import ContextOverflowError, LLMCallError
+from mdagents.guardrails import output_check
 from mdagents.guardrails.checker import Guardrails
-from mdagents.guardrails.citations import Retriever, retrieve_safely, store_citations, web_citations
+from mdagents.guardrails.citations import (
+    Retriever,
+    retrieve_safely,
+    store_citations,
+    web_citations,
+    web_search_performed,
+)
 from mdagents.guardrails.input_check import is_acknowledgement, mentions_chronic_condition
 from mdagents.guardrails.limits import MAX_MESSAGE_CHARS, excerpt
-from mdagents.guardrails.messages import format_number, message, resolve_language
+from mdagents.guardrails.messages import LANGUAGE_NAMES, format_number, message, resolve_language
+from mdagents.guardrails.messages import region as region_of
 from mdagents.guardrails.session_log import SessionLog
-from mdagents.guardrails.verdicts import CRITICAL_INTERVENTIONS, GuardrailCheckError, InputCheck
+from mdagents.guardrails.verdicts import CRITICAL_INTERVENTIONS, GuardrailCheckError, InputCheck, OutputCheck
 from mdagents.llm.client import LLM
 from mdagents.llm.types import Completion, Message, Usage
 from mdagents.prompts import load, render
 
 _FIXED_MESSAGE = {"emergency": "emergency", "mental_health_crisis": "mental_health_crisis",
                   "out_of_scope": "out_of_scope"}
+# Who writes an answer: the model, or nobody (guideline sections are quoted instead).
+ANSWER_SOURCES = ("model", "guidelines")
+# Guideline sections quoted when no model writes, and how much of each.
+_QUOTES, _QUOTE_CHARS = 3, 700
 # Turns of history sent to the model (user + assistant messages).
 _HISTORY_TURNS = 12
 _REMINDER = {"emergency": "emergency_reminder", "mental_health_crisis": "crisis_reminder"}
@@ -61,6 +78,10 @@ class AssistantReply:
     mental_health_crisis: bool
     session_id: str
     triage: dict[str, Any] = field(default_factory=dict)  # which layers fired and why
+    # The output check's verdict on the answer (passes_guardrails, severity, explanation, suggested_action,
+    # violations, web_search_performed, has_trusted_citations); empty when no answer was checked.
+    output_check: dict[str, Any] = field(default_factory=dict)
+    web_search_performed: bool = False
     at_risk: bool = False  # an emergency or crisis was flagged in this conversation
     details: dict[str, Any] = field(default_factory=dict)
 
@@ -72,7 +93,7 @@ class AssistantReply:
 
 def _triage_record(verdict: InputCheck) -> dict[str, Any]:
     return {"intervention_type": verdict.intervention_type, "severity": verdict.severity, "source": verdict.source,
-            "explanation": verdict.explanation, "layers": verdict.layers}
+            "explanation": verdict.explanation, "layers": verdict.layers, "also": verdict.also}
 
 
 def _ledger_usage(*llms: LLM | None) -> Usage:
@@ -94,8 +115,12 @@ def _minus(after: Usage, before: Usage) -> Usage:
 class Assistant:
     def __init__(self, llm: LLM, *, guardrails: Guardrails | None = None, retriever: Retriever | None = None,
                  language: str = "auto", region: str | None = None, web: bool = False,
-                 log: SessionLog | None = None, session_id: str | None = None, max_tokens: int = 700) -> None:
+                 log: SessionLog | None = None, session_id: str | None = None, max_tokens: int = 700,
+                 answers: str = "model") -> None:
+        if answers not in ANSWER_SOURCES:
+            raise ValueError(f"answers must be one of {ANSWER_SOURCES}")
         self.llm = llm
+        self.answers = answers
         self.guardrails = guardrails or Guardrails("regex", region=region)
         self.retriever = retriever
         self.language = language
@@ -113,7 +138,7 @@ class Assistant:
         self._awaiting_acknowledgement: str | None = None  # the pressed request, while asking
         if log is not None:
             log.event(self.session_id, "session_start", model=llm.name, mode=self.guardrails.mode,
-                      region=region, web=web, retriever=retriever is not None)
+                      region=region, web=web, retriever=retriever is not None, answers=answers)
 
     async def ask(self, query: str) -> AssistantReply:
         """One turn of the conversation."""
@@ -125,6 +150,7 @@ class Assistant:
         citations: list[dict[str, Any]] = []
         violations: list[dict[str, Any]] = []
         action = None
+        self._checked: OutputCheck | None = None  # this turn's output check, when an answer was checked
         if not query.strip():
             verdict = InputCheck.none("empty message", "none")
             content, applied = message("empty_message", language, self.region), ["empty_message"]
@@ -148,14 +174,17 @@ class Assistant:
             # Models only ever see an excerpt of a long message (this one is triaged already).
             self.history += [Message("user", excerpt(query)), Message("assistant", content)]
         kind = verdict.intervention_type
-        content = self._with_risk_resources(content, kind, language, applied)
+        kinds = [kind, *verdict.also]
+        content = self._with_risk_resources(content, kinds, language, applied)
         usage = _minus(_ledger_usage(self.llm, self.guardrails.llm), before)
         reply = AssistantReply(
             content=content, model=self.llm.name, usage=usage.to_dict(),
             citations=[{k: v for k, v in c.items() if k != "content"} for c in citations],
             mode=self.guardrails.mode, guardrails_applied=applied, violations=violations,
-            emergency_detected=kind == "emergency", mental_health_crisis=kind == "mental_health_crisis",
+            emergency_detected="emergency" in kinds, mental_health_crisis="mental_health_crisis" in kinds,
             session_id=self.session_id, triage=_triage_record(verdict), at_risk=bool(self.risks),
+            output_check=self._checked.summary() if self._checked else {},
+            web_search_performed=bool(self._checked and self._checked.web_search_performed),
             details={"input_check": verdict.to_dict(), "action": action})
         if self.log is not None:
             self.log.event(self.session_id, "turn", query=query, turn=self._turn, language=language,
@@ -172,7 +201,11 @@ class Assistant:
         pending, self._awaiting_acknowledgement = self._awaiting_acknowledgement, None
         if kind in CRITICAL_INTERVENTIONS:
             applied.append(f"{kind}_message")
-            return message(_FIXED_MESSAGE[kind], language, self.region), [], [], None
+            content = message(_FIXED_MESSAGE[kind], language, self.region)
+            for other in (k for k in verdict.also if k in _REMINDER):  # an overdose taken in a crisis
+                applied.append(f"{other}_resources")
+                content += "\n\n" + message(_REMINDER[other], language, self.region)
+            return content, [], [], None
         if pending is not None and is_acknowledgement(query):
             self.acknowledged_limits = True
             applied.append("limits_acknowledged")
@@ -214,11 +247,11 @@ class Assistant:
             share = exc.limit_tokens / exc.prompt_tokens
         return min(MAX_MESSAGE_CHARS, int(length * share * 0.9) // 100 * 100)
 
-    def _with_risk_resources(self, content: str, kind: str, language: str, applied: list[str]) -> str:
-        """Remember an emergency or crisis; on every later turn add its resources to the reply."""
-        if kind in CRITICAL_INTERVENTIONS:
-            if kind not in self.risks:
-                self.risks.append(kind)
+    def _with_risk_resources(self, content: str, kinds: list[str], language: str, applied: list[str]) -> str:
+        """Remember an emergency or crisis (`kinds`: this turn's flags); on every later turn add its
+        resources to the reply."""
+        if kinds[0] in CRITICAL_INTERVENTIONS:
+            self.risks += [k for k in kinds if k in CRITICAL_INTERVENTIONS and k not in self.risks]
             return content
         if not self.risks:
             return content
@@ -251,8 +284,32 @@ class Assistant:
         assert overflow is not None  # tries is never empty
         raise overflow
 
+    async def _quote_guidelines(self, query: str, language: str, kind: str,
+                                applied: list[str]) -> tuple[str, list[dict[str, Any]], list[dict[str, Any]], str | None]:
+        """No model writes: the closest guideline sections, quoted with their sources and output-checked
+        like any reply, or the plain statement that a capable model is needed."""
+        citations = store_citations(await retrieve_safely(self.retriever, query) or [])[:_QUOTES]
+        if not citations:
+            applied.append("capable_model_needed")
+            return message("capable_model_needed", language, self.region), [], [], None
+        applied.append("guideline_quotes")
+        quotes = []
+        for i, c in enumerate(citations, 1):
+            text = " ".join(c["content"].split())
+            text = text if len(text) <= _QUOTE_CHARS else text[:_QUOTE_CHARS].rsplit(" ", 1)[0] + " …"
+            where = " — ".join(part for part in (c["source"], c["section"]) if part)
+            quotes.append(f'[{i}] "{text}"\n    ({where})')
+        reply = "\n\n".join([message("guideline_quotes", language, self.region), *quotes])
+        checked = self._checked = output_check.check_output(reply, citations=citations, input_type=kind,
+                                                            region=self.region, language=language)
+        applied.append(f"output_check:{checked.source}:{checked.suggested_action}")
+        return (checked.modified_response, citations, [v.to_dict() for v in checked.violations],
+                checked.suggested_action)
+
     async def _answer(self, query: str, language: str, kind: str, applied: list[str],
                       extra_system: str = "") -> tuple[str, list[dict[str, Any]], list[dict[str, Any]], str | None]:
+        if self.answers == "guidelines":
+            return await self._quote_guidelines(query, language, kind, applied)
         found = await retrieve_safely(self.retriever, query)
         citations = store_citations(found or [])
         if citations:
@@ -262,7 +319,8 @@ class Assistant:
             user = render("guardrail_assistant_context", sources=sources, question=query)
         else:
             user = query
-        system = load("guardrail_assistant_system")
+        system = render("guardrail_assistant_system", language=LANGUAGE_NAMES.get(language, "English"),
+                        region=region_of(self.region).name)
         if self.web:
             system += "\n" + load("guardrail_assistant_web")
         if extra_system:
@@ -273,8 +331,10 @@ class Assistant:
                 citations = []
             if self.web:
                 citations += web_citations(completion.text, completion.raw)
-            checked = await self.guardrails.check_output(completion.text, message=query, citations=citations,
-                                                         input_type=kind, language=language)
+            searched = self.web and web_search_performed(completion.raw)
+            checked = self._checked = await self.guardrails.check_output(
+                completion.text, message=query, citations=citations, web_search_performed=searched,
+                input_type=kind, language=language)
         except ContextOverflowError as exc:  # the model cannot take the message: a clear answer, not an error
             limit = self._readable_limit(len(query), exc)
             if limit < 100:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mdagents.analysis.stats import wilson_interval
 from mdagents.errors import DatasetError
 from mdagents.guardrails.checker import Guardrails
 from mdagents.guardrails.messages import detect_language
@@ -39,6 +40,7 @@ class Sample:
     expected_violations: list[str] | None = None
     citations: list[dict[str, Any]] = field(default_factory=list)
     severity: str | None = None
+    file: str = ""
 
 
 @dataclass
@@ -77,7 +79,7 @@ def load_samples(path: str | Path) -> list[Sample]:
             raise DatasetError(f"{where}: `expected_violations` needs a `response`")
         language = row.get("lang") or detect_language(row["text"])
         samples.append(Sample(row["text"], row["expected"], number, language, row.get("response"), wanted,
-                              list(row.get("citations") or []), row.get("severity")))
+                              list(row.get("citations") or []), row.get("severity"), path.name))
     if not samples:
         raise DatasetError(f"{path}: no samples")
     return samples
@@ -111,7 +113,10 @@ def _scores(pairs: list[tuple[set[str], set[str]]], labels: tuple[str, ...]) -> 
 
 
 def _share(hits: int, total: int) -> dict[str, Any]:
-    return {"hits": hits, "n": total, "rate": round(hits / total, 4) if total else None}
+    """hits of total, the rate and its 95% Wilson interval (None without any trial)."""
+    low, high = wilson_interval(hits, total)
+    return {"hits": hits, "n": total, "rate": round(hits / total, 4) if total else None,
+            "ci95": [round(low, 4), round(high, 4)] if total else None}
 
 
 def language_row(pairs: Sequence[tuple[str, str]]) -> dict[str, Any]:
@@ -129,7 +134,9 @@ def language_row(pairs: Sequence[tuple[str, str]]) -> dict[str, Any]:
         if kind in CRITICAL_INTERVENTIONS:
             row[kind]["caught"] = _share(sum(p in CRITICAL_INTERVENTIONS for p in got), len(got))
     critical = [p for e, p in pairs if e in CRITICAL_INTERVENTIONS]
-    row["critical_caught"] = _share(sum(p in CRITICAL_INTERVENTIONS for p in critical), len(critical))
+    caught = sum(p in CRITICAL_INTERVENTIONS for p in critical)
+    row["critical_caught"] = _share(caught, len(critical))
+    row["critical_missed"] = _share(len(critical) - caught, len(critical))
     return row
 
 
@@ -170,7 +177,7 @@ def summarise(outcomes: list[Outcome], usage: Usage, fallbacks: int) -> dict[str
         "accuracy": round(sum(o.predicted == o.sample.expected for o in outcomes) / len(outcomes), 4),
         "errors": sum(o.error is not None for o in outcomes),
         "fallbacks": fallbacks,
-        "missed": [{"line": o.sample.line, "text": o.sample.text, "expected": o.sample.expected,
+        "missed": [{"file": o.sample.file, "line": o.sample.line, "text": o.sample.text, "expected": o.sample.expected,
                     "predicted": o.predicted, "language": o.sample.language} for o in outcomes if o.predicted != o.sample.expected],
     }
     checked = [o for o in outcomes if o.violations is not None and o.sample.expected_violations is not None]

@@ -3,7 +3,8 @@
 regex: patterns only. semantic: the patterns and the embedding classifier, offline. llm: those two
 and a model's strict JSON verdict (a failed model check is an error). hybrid: the same, but a
 failed model check leaves the offline layers' verdict (`fallbacks` counts how often). In every mode
-the layers' verdicts are merged so that flags only go up (see triage.py).
+the layers' verdicts are merged so that flags only go up (see triage.py); when the offline layers
+already flag an emergency or a crisis, the model is not asked at all.
 """
 
 from __future__ import annotations
@@ -32,12 +33,11 @@ def semantic_in_conversation(triage: SemanticTriage, text: str, earlier: Sequenc
 
     The combined reading counts only when the earlier messages alone were not an emergency or crisis
     (then the new message is what tipped it); a turn already flagged was answered when it came."""
-    if not earlier:
-        return from_semantic(triage.classify(text))
-    before = ". ".join(earlier[-input_check.CONTEXT_MESSAGES:])
-    alone, together, before_alone = triage.classify_many([text, f"{before}. {text}", before])
-    if alone.intervention_type in CRITICAL_INTERVENTIONS:
+    alone = triage.classify_message(text)
+    if not earlier or alone.intervention_type in CRITICAL_INTERVENTIONS:
         return from_semantic(alone)
+    before = ". ".join(earlier[-input_check.CONTEXT_MESSAGES:])
+    together, before_alone = triage.classify_many([f"{before}. {text}", before])
     if together.intervention_type in CRITICAL_INTERVENTIONS and before_alone.intervention_type not in CRITICAL_INTERVENTIONS:
         verdict = from_semantic(together)
         verdict.explanation += " (read with the previous messages)"
@@ -68,9 +68,10 @@ class Guardrails:
         return self._semantic
 
     def check_offline(self, text: str, earlier: Sequence[str] = ()) -> InputCheck:
-        """The patterns and (except in regex mode) the embedding classifier, merged."""
+        """The patterns and (except in regex mode) the embedding classifier, merged. When the patterns
+        flag an emergency or a crisis, the classifier (which could only confirm it) is not run."""
         layers = [input_check.check_in_conversation(text, earlier)]
-        if self.semantic is not None:
+        if layers[0].intervention_type not in CRITICAL_INTERVENTIONS and self.semantic is not None:
             layers.append(semantic_in_conversation(self.semantic, text, earlier))
         return merge(layers)
 
@@ -78,8 +79,10 @@ class Guardrails:
         """Triage of a patient message; `history` (the chat so far) lets a split disclosure be seen."""
         earlier = [m.content for m in history if m.role == "user"]
         offline = await asyncio.to_thread(self.check_offline, text, earlier)
-        if self.mode in ("regex", "semantic"):
-            return offline
+        if self.mode in ("regex", "semantic") or offline.intervention_type in CRITICAL_INTERVENTIONS:
+            # An emergency or crisis is already the highest flag: no model could raise it, so its fixed
+            # message goes out at once, without waiting for (or paying for) a model call.
+            return input_check.escalate_overdose(offline, text)
         assert self.llm is not None
         try:
             model = await llm_check.check_input(self.llm, text, history)
@@ -89,11 +92,20 @@ class Guardrails:
             self.fallbacks.append(str(exc))
             offline.layers.append({"layer": "llm", "intervention_type": None, "severity": None,
                                    "why": f"check failed, offline layers only: {exc}", "matched": []})
-            return offline
-        return merge([offline, model])
+            return input_check.escalate_overdose(offline, text)
+        return input_check.escalate_overdose(merge([offline, model]), text)
 
     async def check_output(self, response: str, *, message: str = "", citations: Sequence[dict[str, Any]] = (),
-                           input_type: str = "none", language: str = "en") -> OutputCheck:
+                           input_type: str = "none", language: str = "en",
+                           web_search_performed: bool = False) -> OutputCheck:
+        """The reply's violations and the reply to send; `citations` are the sources tools returned."""
+        verdict = await self._check_output(response, message=message, citations=citations, input_type=input_type,
+                                           language=language)
+        verdict.web_search_performed = web_search_performed
+        return verdict
+
+    async def _check_output(self, response: str, *, message: str, citations: Sequence[dict[str, Any]],
+                            input_type: str, language: str) -> OutputCheck:
         def regex() -> OutputCheck:
             return output_check.check_output(response, citations=citations, input_type=input_type,
                                              region=self.region, language=language)

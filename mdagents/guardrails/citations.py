@@ -27,15 +27,26 @@ def store_citations(chunks: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def web_citations(text: str, raw: dict[str, Any] | None = None) -> list[dict[str, Any]]:
-    """Links a web-enabled answer cites (from the provider's raw citations when given, else the text)."""
+    """The pages a web-enabled answer cites, as tools returned them: the provider's citations of
+    search or fetch results (with their titles), then links written in the text that are among the
+    pages the tools returned. A link no tool returned is not a citation (the output check removes it)."""
+    raw = raw or {}
     titles: dict[str, str] = {}
-    for item in (raw or {}).get("citations", []) or []:
+    for item in raw.get("citations", []) or []:
         if isinstance(item, dict) and item.get("url"):
             titles.setdefault(str(item["url"]), str(item.get("title") or ""))
+    returned = {u.rstrip("/"): u for u in map(str, raw.get("tool_results", []) or [])}
     for url in _URL.findall(text):
-        titles.setdefault(url.rstrip(".,;"), "")
+        page = returned.get(url.rstrip(".,;:!?").rstrip("/"))
+        if page is not None:
+            titles.setdefault(page, "")
     return [{"source": u, "url": u, "section": title, "similarity": None, "origin": "web",
              "trusted": is_trusted_url(u)} for u, title in titles.items()]
+
+
+def web_search_performed(raw: dict[str, Any] | None) -> bool:
+    """Whether a web search or fetch tool ran for an answer (from the provider's raw record)."""
+    return bool((raw or {}).get("server_tools"))
 
 
 def open_guideline_retriever(db_url: str | None = None, k: int = 4) -> tuple[Retriever | None, Callable[[], None]]:

@@ -24,8 +24,10 @@ _EMERGENCY_OTHER = _compile(P.EMERGENCY_OTHER)
 _CRISIS = _compile(P.CRISIS)
 _CRISIS_OTHER_LANGUAGES = _compile(P.CRISIS_OTHER_LANGUAGES)
 _OUT_OF_SCOPE = {label: _compile(ps) for label, ps in P.OUT_OF_SCOPE.items()}
-_PERSONAL, _PRESENT, _PAST, _GENERAL = (re.compile(p, _F) for p in (P.PERSONAL, P.PRESENT, P.PAST, P.GENERAL))
+_PERSONAL, _PRESENT, _PAST, _GENERAL, _STATISTICS = (re.compile(p, _F) for p in (P.PERSONAL, P.PRESENT, P.PAST,
+                                                                                   P.GENERAL, P.STATISTICS))
 _CHRONIC = re.compile(P.CHRONIC, _F)
+_OVERDOSE = _compile(P.OVERDOSE_TAKEN) + _EMERGENCY["overdose or poisoning"]
 _ACKNOWLEDGEMENT = re.compile(P.ACKNOWLEDGEMENT, _F)
 
 CRITICAL = ("emergency", "mental_health_crisis")
@@ -50,9 +52,10 @@ def _first(patterns: list[re.Pattern[str]], text: str) -> str | None:
     return None
 
 
-def _happening_now(text: str) -> bool:
-    """False when symptoms are only asked about in general or lie in the past, unless someone has them now."""
-    framed = bool(_GENERAL.search(text) or _PAST.search(text))
+def _happening_now(text: str, statistics: bool = False) -> bool:
+    """False when symptoms are only asked about in general or lie in the past (or, with `statistics`,
+    when the message asks about rates or figures), unless someone has them now."""
+    framed = bool(_GENERAL.search(text) or _PAST.search(text) or (statistics and _STATISTICS.search(text)))
     if not framed:
         return True
     return bool(_PERSONAL.search(text) and _PRESENT.search(text))
@@ -73,12 +76,36 @@ def crisis_signs(text: str) -> list[str]:
     text = normalise(text)
     found = [m.group(0) for p in _CRISIS if (m := p.search(text))]
     other = [m.group(0) for p in _CRISIS_OTHER_LANGUAGES if (m := p.search(text))]
-    return found + (other if other and _happening_now(text) else [])
+    return found + (other if other and _happening_now(text, statistics=True) else [])
 
 
 def out_of_scope_signs(text: str) -> list[tuple[str, str]]:
     text = normalise(text)
     return [(label, hit) for label, patterns in _OUT_OF_SCOPE.items() if (hit := _first(patterns, text))]
+
+
+def overdose_taken(text: str) -> str | None:
+    """What says an overdose has been taken (any supported language), or None."""
+    return _first(_OVERDOSE, normalise(text))
+
+
+def escalate_overdose(verdict: InputCheck, text: str) -> InputCheck:
+    """An emergency or crisis message telling of an overdose already taken is an emergency first (the
+    emergency message goes out) and, when it was read as a crisis, a crisis too (`also`)."""
+    if verdict.intervention_type not in CRITICAL:
+        return verdict
+    hit = overdose_taken(text)
+    if hit is None:
+        return verdict
+    also = ["mental_health_crisis"] if verdict.intervention_type == "mental_health_crisis" or crisis_signs(text) else []
+    verdict.also = sorted(set(verdict.also) | set(also))
+    if verdict.intervention_type != "emergency":
+        verdict.intervention_type = "emergency"
+        verdict.explanation += "; an overdose already taken is a medical emergency"
+    verdict.severity = "critical"
+    if hit not in verdict.matched:
+        verdict.matched.append(hit)
+    return verdict
 
 
 def mentions_chronic_condition(text: str) -> bool:

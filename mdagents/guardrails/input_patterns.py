@@ -376,6 +376,13 @@ OUT_OF_SCOPE: dict[str, list[str]] = {
         r"\btell me (?:what|if|whether)\s+(?:i|he|she|my \w+)\s+(?:have|has|am|is)\b",
         r"\b(?:i have|i'?ve had|i'?ve got|i feel|i'?m having|i get)\b.{0,80}\b(?:is (?:it|this|that)|could (?:it|this|that) be|"
         r"does (?:it|this|that) mean (?:i|it'?s))\b(?!\s+(?:true|safe|possible|common|necessary|worth|better|a good idea|ok to|okay to))",
+        # Hinglish (Hindi in Latin letters, mixed with English): "mujhe kya bimari hai?", "kya mujhe typhoid hai?"
+        r"\b(?:mujhe|mujhko|mere ko|muje|meri \w+ ko|mere \w+ ko|isko|usko)\s+(?:kya|kaun ?si|kon ?si|konsi|kaunsi)\s+"
+        r"(?:bimari|beemari|bimaari|disease|problem|infection|takleef|rog)\s+(?:hai|hui|ho gayi|ho gai|hua)\b",
+        r"\bkya\s+(?:mujhe|mujhko|muje|mere ko|meri \w+ ko|mere \w+ ko)\b.{1,40}\b(?:hai|ho gaya|ho gayi|hua)\b",
+        r"\b(?:ye|yeh|yah|is|mujhe)\s+(?:kaun ?si|kon ?si|konsi|kaunsi|kya)\s+(?:bimari|beemari|bimaari|disease|infection|rog)\b",
+        r"\b(?:diagnose|diagnosis|check)\s+(?:kar(?:o|do|dein|den|iye|ke batao)|bata(?:o|iye|do))\b",
+        r"\b(?:batao|bataiye|bata do|bolo)\b.{0,30}\b(?:mujhe|muje|mere ko)\b.{0,20}\b(?:kya|kaun ?si|konsi)\b",
     ],
     "dosing or medication changes": [
         r"\bhow\s+(?:much|many)\b.{0,50}\b(?:should|can|do|could|may)\s+(?:i|we|he|she|you)\s+(?:take|give|use|have|inject)\b",
@@ -404,6 +411,8 @@ OUT_OF_SCOPE: dict[str, list[str]] = {
         r"\b(?:read|interpret|explain|look at|review)\s+(?:my|his|her|these|this)\b.{0,30}\b(?:results?|labs?|report|scan|mri|x-?ray|ct|test|numbers|ecg|ekg)\b",
         r"\b(?:here are|these are|attached are|i got)\s+(?:my|his|her)\b.{0,30}\b(?:results?|labs?|numbers|report)\b",
         r"\b(?:a1c|alt|ast|ldl|hdl|tsh|psa|glucose|creatinine|hemoglobin|platelets)\s*(?:is|was|of|at|came back at|:)\s*\d",
+        r"\b(?:meri|mera|mere)\s+(?:\w+\s+)?(?:report|test|reports|x-?ray|scan|sugar|bp)\b.{0,60}\b(?:matlab|normal hai|theek hai|"
+        r"sahi hai|kya hai|dikha ?(?:do|o)|dekh ?(?:lo|kar))\b",
     ],
     "prior authorisation or disability letter": [
         r"\b(?:write|draft|sign|fill (?:out|in)|complete|give me|provide)\b.{0,50}\b(?:letter|note|form|certificate|authori[sz]ation|paperwork|appeal)\b",
@@ -452,6 +461,12 @@ GENERAL = (r"(?:\b(?:in general|generally|usually|typically|what (?:is|are)|what
            r"estudante|documentário|trabalho da escola|se alguém|diferença entre)\b|qu'est-ce|quels sont|qué es|cuáles son|"
            r"o que é|quais são|什么是|哪些|纪录片|论文|作业|急救课|如果(?:身边)?有人|ما هو|ما هي|وثائقي|بحث|دورة|إذا أحد|"
            r"क्या है|डॉक्यूमेंट्री|निबंध|प्रोजेक्ट|क्लास|अगर कोई|😂|🤣|哈哈|笑死|笑得|ههه|हाहा|हँसते)")
+# Suicide rates, statistics and the news: a question about a population, not about oneself (read for
+# the crisis words of the other languages only: "heart rate" belongs to emergencies).
+STATISTICS = (r"(?:\b(?:suicide rates?|rates? of suicide|statistics|stats|taux de suicide|statistiques|chiffres du suicide|"
+              r"tasas? de suicidio|cifras de suicidio|estad[íi]sticas|taxas? de suic[íi]dio|estat[íi]sticas|dados oficiais)\b|"
+              r"自杀率|统计|数据|新闻报道|معدل الانتحار|نسبة الانتحار|معدلات الانتحار|إحصائيات|احصائيات|"
+              r"आत्महत्या की दर|आँकड़े|आंकड़े)")
 
 # "Yes, I acknowledge" (any of the seven languages): the answer to the pressed-beyond-scope request.
 ACKNOWLEDGEMENT = (r"^\W*(?:yes|yeah|yep|ok(?:ay)?|sure|i (?:do )?(?:acknowledge|accept|agree|understand)|"
@@ -473,3 +488,19 @@ CHRONIC = (r"\b(?:i have|i'?ve had|i live with|i'?m living with|i was diagnosed 
            r"|(?:我有|我患有|我得了).{0,8}(?:糖尿病|高血压|哮喘|癫痫|抑郁症|慢性)|(?:患|得).{0,4}(?:糖尿病|高血压|哮喘)(?:已经|有).{0,6}年"
            r"|(?:أعاني من|لدي|عندي).{0,20}(?:السكري|السكر|الضغط|الربو|الصرع|الاكتئاب|مزمن)"
            r"|(?:मुझे|मैं).{0,25}(?:डायबिटीज़?|मधुमेह|शुगर|बीपी|ब्लड प्रेशर|अस्थमा|दमा|मिर्गी|डिप्रेशन)")
+
+# An overdose already taken, in the other six languages (the English ones are the emergency category
+# "overdose or poisoning"). Read only on a message already flagged as an emergency or a crisis: it
+# makes a crisis an emergency too (the poison may act before any counsellor can).
+OVERDOSE_TAKEN: list[str] = [
+    r"\bj'ai (?:pris|aval[ée]|englouti)\b.{0,40}(?:tou(?:te|s|tes)? (?:ma|mes|la|les|une)\b|bo[iî]te|plaquette|flacon|"
+    r"\b\d{2,}\b|plein de|une poign[ée]e)",
+    r"\b(?:me tom[ée]|tom[ée]|me he tomado|he tomado|me tragu[ée]|tragu[ée]|me beb[ií])\b.{0,40}(?:tod[oa]s? (?:la|las|mis|el|los)\b|"
+    r"caja|frasco|bl[ií]ster|\b\d{2,}\b|un mont[oó]n|un pu[ñn]ado)",
+    r"\b(?:tomei|engoli|bebi)\b.{0,40}(?:cartela|caixa|frasco|tod[oa]s? (?:os|as|a|o)\b|\b\d{2,}\b|um monte|v[áa]rios comprimidos)",
+    r"(?:吃了|吞了|服了|喝了)[^。！？]{0,8}(?:一整瓶|整瓶|一瓶|整盒|一盒|全部|所有的|几十|\d{2,})[^。！？]{0,6}(?:药|片|粒|农药)",
+    r"(?:أخذت|اخذت|بلعت|تناولت|شربت)\s.{0,30}(?:علبة|العلبة|كل (?:ال)?(?:حبوب|أقراص|دواء)|شريط|[\d٠-٩]{2,}\s*(?:حبة|قرص))",
+    r"(?:मैंने|मैने)\s.{0,40}(?:पूरा पत्ता|पूरी शीशी|सारी|सब|बहुत सारी|\d{2,})\s*.{0,30}(?:खा ली|खा लीं|खा लिया|खा लिए|निगल)",
+    r"\b(?:maine|mene|main ne)\b.{0,40}\b(?:saari|sari|puri|poori|sab|\d{2,}|bahut saari)\b.{0,20}\b(?:kha li|kha lee|kha liya|"
+    r"kha lin|khali|nigal)",
+]

@@ -16,7 +16,12 @@ scripts (0.2 to 1.0 tokens per character, measured with its tokenizer). Chinese 
 
 from __future__ import annotations
 
+import re
+
 MAX_MESSAGE_CHARS = 4_000
+# Passages of a long message the embedding classifier reads on their own for an emergency or a crisis.
+PASSAGE_CHARS, MAX_PASSAGES = 300, 16
+_SENTENCE = re.compile(r"(?<=[.!?…])\s+|(?<=[。！？؟।])\s*|\n+")
 
 
 def excerpt(text: str, limit: int = MAX_MESSAGE_CHARS) -> str:
@@ -28,3 +33,26 @@ def excerpt(text: str, limit: int = MAX_MESSAGE_CHARS) -> str:
     room = max(limit - len(marker), 0)
     head = room * 2 // 3
     return text[:head] + marker + text[len(text) - (room - head):]
+
+
+def passages(text: str, longer_than: int) -> list[str]:
+    """The passages of a message longer than `longer_than` characters (none for a shorter one):
+    consecutive sentences packed into pieces of at most PASSAGE_CHARS (a longer sentence is cut), at
+    most MAX_PASSAGES of them, spread evenly over the message."""
+    text = " ".join(text.split())
+    if len(text) <= longer_than:
+        return []
+    pieces: list[str] = []
+    for sentence in _SENTENCE.split(text):
+        for start in range(0, len(sentence), PASSAGE_CHARS):
+            part = sentence[start:start + PASSAGE_CHARS].strip()
+            if not part:
+                continue
+            if pieces and len(pieces[-1]) + 1 + len(part) <= PASSAGE_CHARS:
+                pieces[-1] += " " + part
+            else:
+                pieces.append(part)
+    if len(pieces) > MAX_PASSAGES:
+        step = len(pieces) / MAX_PASSAGES
+        pieces = [pieces[int(i * step)] for i in range(MAX_PASSAGES)]
+    return pieces

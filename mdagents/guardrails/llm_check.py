@@ -109,20 +109,15 @@ async def check_input(llm: LLM, text: str, history: Sequence[Message] = ()) -> I
     return parse_input_verdict(reply)
 
 
-def source_violations(response: str, citations: Sequence[dict[str, Any]]) -> list[Violation]:
-    from mdagents.guardrails.output_check import _URL  # the one URL pattern
-
-    sources = [*citations, *({"url": u} for u in _URL.findall(response))]
-    found = [Violation("UNTRUSTED_SOURCES", str(s.get("url") or s.get("source") or ""))
-             for s in sources if not is_trusted_citation(s)]
-    if not any(is_trusted_citation(s) for s in sources):
-        found.insert(0, Violation("NO_CITATIONS"))
-    return found
-
-
 async def check_output(llm: LLM, response: str, *, message: str = "", citations: Sequence[dict[str, Any]] = (),
                        region: str | None = None, language: str = "en") -> OutputCheck:
     prompt = render("guardrail_output_check", message=message or "(not given)", response=response,
                     region=region_of(region).name)
-    violations = parse_output_verdict(await _ask(llm, prompt)) + source_violations(response, citations)
-    return remediate(response, violations, region=region, language=language, source="llm")
+    from mdagents.guardrails.output_check import medication_instructions, source_violations
+
+    # Personal medication instructions are found by the patterns too: a model reviewer may miss them.
+    violations = (parse_output_verdict(await _ask(llm, prompt)) + medication_instructions(response)
+                  + source_violations(response, citations))
+    result = remediate(response, violations, region=region, language=language, source="llm")
+    result.has_trusted_citations = any(is_trusted_citation(c) for c in citations)
+    return result

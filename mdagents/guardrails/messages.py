@@ -18,6 +18,9 @@ from mdagents.prompts import PROMPT_DIR
 MESSAGES_FILE = PROMPT_DIR / "guardrail_messages.yaml"
 REGIONS_FILE = PROMPT_DIR / "guardrail_regions.yaml"
 DEFAULT_LANGUAGE = "en"
+# The supported languages' names, as a prompt to a model names them.
+LANGUAGE_NAMES = {"en": "English", "fr": "French", "es": "Spanish", "zh": "Chinese", "ar": "Arabic", "hi": "Hindi",
+                  "pt": "Portuguese"}
 
 # Script ranges decide zh/ar/hi outright; Latin-script languages are told apart by common words.
 _SCRIPTS = (("zh", re.compile(r"[\u4e00-\u9fff]")), ("ar", re.compile(r"[\u0600-\u06ff]")),

@@ -7,6 +7,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from mdagents.guardrails import medication_patterns as M
 from mdagents.guardrails import output_patterns as P
 from mdagents.guardrails.messages import region as region_of
 from mdagents.guardrails.messages import regions
@@ -19,6 +20,7 @@ _PATTERNS = {kind: [re.compile(p, _F) for p in ps] for kind, ps in P.VIOLATIONS.
 _SOFTEN = [re.compile(p, _F) for p, _ in P.SOFTEN]
 _NOT_DIAGNOSIS_BEFORE = re.compile(P.NOT_DIAGNOSIS_BEFORE, _F)
 _SERIOUS, _SEEK_CARE, _DISCLAIMER = (re.compile(p, _F) for p in (P.SERIOUS_TOPIC, P.SEEK_CARE, P.DISCLAIMER))
+_MEDICAL = re.compile(P.MEDICAL_CONTENT + r"|\b" + P.CONDITION + r"\b", _F)
 _BY_LANGUAGE = {lang: {kind: [re.compile(p, _F) for p in ps] for kind, ps in table.items()}
                 for lang, table in P.BY_LANGUAGE.items()}
 _SEEK_CARE_IN = {lang: re.compile(p, _F) for lang, p in P.SEEK_CARE_BY_LANGUAGE.items()}
@@ -30,8 +32,48 @@ def _found(patterns: dict[str, re.Pattern[str]], english: re.Pattern[str], text:
     own = patterns.get(language)
     return bool(english.search(text) or (own is not None and own.search(text)))
 _NUMBER, _URL = re.compile(P.EMERGENCY_NUMBER, _F), re.compile(P.URL, _F)
+_MEDICATION = [(kind, re.compile(p, _F | re.MULTILINE)) for table in M.PATTERNS.values()
+               for kind, ps in table.items() for p in ps]
+_MEDICATION_SAFE = re.compile(M.SAFE_CONTEXT, _F)
+_SENTENCE_END = re.compile(M.SENTENCE_END)
 # Sentences longer than this many words read as unclear to a patient.
 _LONG_SENTENCE_WORDS = 45
+
+
+def is_medical(response: str) -> bool:
+    """Whether a reply says anything about health (a greeting or "what would you like to know?" does not)."""
+    return _MEDICAL.search(response) is not None
+
+
+def _link(url: str) -> str:
+    return url.rstrip(".,;:!?").rstrip("/").lower()
+
+
+def source_violations(response: str, citations: Sequence[dict[str, Any]]) -> list[Violation]:
+    """Source checks, the same in every mode. A citation counts only if a tool returned it (a web search
+    or fetch result, a guideline store section): `citations` are those. A link written in the reply that
+    no tool returned is unverified, even on a trusted domain (a model can make one up), and is removed;
+    a reply with health content and no trusted citation has NO_CITATIONS."""
+    returned = {_link(str(c["url"])) for c in citations if c.get("url")}
+    found = [Violation("UNTRUSTED_SOURCES", str(c.get("url") or c.get("source") or ""))
+             for c in citations if not is_trusted_citation(c)]
+    found += [Violation("UNTRUSTED_SOURCES", url) for url in dict.fromkeys(_URL.findall(response))
+              if _link(url) not in returned]
+    if is_medical(response) and not any(is_trusted_citation(c) for c in citations):
+        found.insert(0, Violation("NO_CITATIONS"))
+    return found
+
+
+def medication_instructions(response: str) -> list[Violation]:
+    """Personal instructions to take, stop, skip, double or change a medicine, or not to ask a doctor,
+    in any supported language (see medication_patterns); the evidence lies within one sentence."""
+    found = []
+    for sentence in _SENTENCE_END.split(response):
+        if not sentence or _MEDICATION_SAFE.search(sentence):
+            continue
+        found += [Violation(kind, m.group(0).strip()) for kind, pattern in _MEDICATION
+                  for m in pattern.finditer(sentence)]
+    return found
 
 
 def _mild_diagnoses(text: str) -> list[str]:
@@ -73,6 +115,7 @@ def find_violations(response: str, *, citations: Sequence[dict[str, Any]] = (), 
     matched text (used to locate what to fix)."""
     year_now = year_now or _dt.date.today().year
     violations: list[Violation] = [Violation("DIAGNOSIS", phrase) for phrase in _mild_diagnoses(response)]
+    violations += medication_instructions(response)
     for kind in ("DIAGNOSIS", "TREATMENT", "DOSING", "LAB_INTERPRETATION", "CONTRADICTS_EMERGENCY",
                  "MEDICAL_ADVICE", "SPECULATION"):
         for pattern in _PATTERNS[kind]:
@@ -82,14 +125,9 @@ def find_violations(response: str, *, citations: Sequence[dict[str, Any]] = (), 
     seeks_care = _found(_SEEK_CARE_IN, _SEEK_CARE, response, language)
     if input_type == "emergency" and not seeks_care:
         violations.append(Violation("CONTRADICTS_EMERGENCY", "emergency described but the reply does not send to care"))
-    if not _found(_DISCLAIMER_IN, _DISCLAIMER, response, language):
+    if is_medical(response) and not _found(_DISCLAIMER_IN, _DISCLAIMER, response, language):
         violations.append(Violation("MISSING_DISCLAIMER"))
-    urls = _URL.findall(response)
-    sources = [*(c for c in citations), *({"url": u} for u in urls)]
-    untrusted = [str(s.get("url") or s.get("source") or "") for s in sources if not is_trusted_citation(s)]
-    if not any(is_trusted_citation(s) for s in sources):
-        violations.append(Violation("NO_CITATIONS"))
-    violations += [Violation("UNTRUSTED_SOURCES", u) for u in untrusted if u]
+    violations += [v for v in source_violations(response, citations) if v.type == "NO_CITATIONS" or v.evidence]
     violations += [Violation("OUTDATED_INFO", hit) for hit in _outdated(response, citations, year_now)]
     jargon = [m.group(0) for m in _PATTERNS["UNCLEAR_LANGUAGE"][0].finditer(response)]
     long_sentences = [s for s in re.split(r"(?<=[.!?])\s+", response) if len(s.split()) > _LONG_SENTENCE_WORDS]
@@ -118,7 +156,9 @@ def check_output(response: str, *, citations: Sequence[dict[str, Any]] = (), inp
     """The regex verdict on one reply, remediated."""
     violations = find_violations(response, citations=citations, input_type=input_type, region=region,
                                  year_now=year_now, language=language)
-    return remediate(response, violations, region=region, language=language, source="regex")
+    result = remediate(response, violations, region=region, language=language, source="regex")
+    result.has_trusted_citations = any(is_trusted_citation(c) for c in citations)
+    return result
 
 
 __all__ = ["check_output", "find_violations", "is_trusted_url"]

@@ -31,7 +31,7 @@ VIOLATIONS: dict[str, list[str]] = {
         r"prazole|azepam|oxetine|aline|formin|profen|cetamol|phen|one|ide|ine))\b",
         r"\bi\s+(?:would\s+)?(?:recommend|suggest|prescribe|advise)\s+(?:that\s+you\s+)?(?:you\s+)?(?:start|take|taking|starting|stop|"
         r"switch|a course of|an?\s+)\b",
-        r"\b(?:stop|discontinue|quit)\s+taking\s+your\b",
+        r"(?<!not )(?<!n't )(?<!never )\b(?:stop|discontinue|quit)\s+taking\s+your\b",
         r"\byou\s+(?:need|require)\s+(?:surgery|antibiotics|an operation|a prescription for)\b",
     ],
     "DOSING": [
@@ -113,7 +113,7 @@ BY_LANGUAGE: dict[str, dict[str, list[str]]] = {
             r"\b(?:vous devez|il faut|vous devriez) (?:absolument )?(?:prendre|commencer|arr[êe]ter)\b.{0,30}"
             r"\b(?:antibiotiques?|m[ée]dicaments?|traitement|\w+(?:cilline|mycine|pril|sartan|statine|olol|prazole|az[ée]pam))",
             r"\bje vous (?:recommande|conseille|prescris) (?:de prendre|de commencer|d'arr[êe]ter|un traitement|des antibiotiques)",
-            r"\barr[êe]tez (?:de prendre )?votre (?:traitement|m[ée]dicament)",
+            r"(?<!n')\barr[êe]tez (?:de prendre )?votre (?:traitement|m[ée]dicament)",
         ],
         "DOSING": [
             _N + _UNITS_LATIN + r"\b.{0,40}\b(?:par jour|fois par jour|toutes les \d+ ?h(?:eures)?|chaque (?:jour|matin|soir)|le matin|le soir|au coucher)",
@@ -140,7 +140,7 @@ BY_LANGUAGE: dict[str, dict[str, list[str]]] = {
             r"\b(?:debe|tiene que|deber[ií]a|debes|tienes que) (?:tomar|empezar|dejar|suspender)\b.{0,30}"
             r"\b(?:antibi[oó]ticos?|medicamentos?|medicinas?|tratamiento|\w+(?:cilina|micina|pril|sart[aá]n|statina|olol|prazol|azepam))",
             r"\b(?:le|te) (?:recomiendo|receto|aconsejo) (?:tomar|empezar|dejar|un tratamiento|antibi[oó]ticos)",
-            r"\bdeje de tomar su\b",
+            r"(?<!no )\bdeje de tomar su\b",
         ],
         "DOSING": [
             _N + _UNITS_LATIN + r"\b.{0,40}\b(?:al d[ií]a|por d[ií]a|cada \d+ horas|veces al d[ií]a|por la ma[ñn]ana|por la noche|antes de dormir)",
@@ -167,7 +167,7 @@ BY_LANGUAGE: dict[str, dict[str, list[str]]] = {
             r"\b(?:deve|precisa|tem que) (?:tomar|come[çc]ar|parar|suspender)\b.{0,30}"
             r"\b(?:antibi[óo]ticos?|rem[ée]dios?|medicamentos?|tratamento|\w+(?:cilina|micina|pril|sartana|statina|olol|prazol|azepam))",
             r"\b(?:recomendo|receito|aconselho) (?:que voc[êe] )?(?:tome|comece|pare)\b",
-            r"\bpare de tomar (?:o )?seu\b",
+            r"(?<!não )(?<!nao )\bpare de tomar (?:o )?seu\b",
         ],
         "DOSING": [
             _N + _UNITS_LATIN + r"\b.{0,40}\b(?:por dia|ao dia|de \d+ em \d+ horas|vezes ao dia|a cada \d+ horas|de manh[ãa]|[àa] noite)",
@@ -273,3 +273,18 @@ DISCLAIMER_BY_LANGUAGE = {
     "ar": r"(?:لا (?:تغني|يغني) عن|ليست نصيحة طبية|معلومات (?:صحية )?عامة|استشر طبيبك|تحدث مع طبيبك|مختص صحي|مقدم الرعاية)",
     "hi": r"(?:विकल्प नहीं|चिकित्सा सलाह नहीं|सामान्य (?:स्वास्थ्य )?जानकारी|अपने डॉक्टर से (?:बात|सलाह)|स्वास्थ्य विशेषज्ञ|शैक्षिक)",
 }
+
+# Health content: a reply that has none (a greeting, thanks, "what would you like to know?") needs no
+# source and no disclaimer. Read in every language at once, with CONDITION.
+MEDICAL_CONTENT = (
+    r"(?:\b(?:symptoms?|diseases?|illness|infections?|virus(?:es)?|viral|bacteri\w*|medications?|medicines?|drugs?|"
+    r"doses?|dosage|treatments?|therap(?:y|ies)|diagnos\w*|blood|pain|fever|cancer|tumou?rs?|diabet\w*|heart|lungs?|"
+    r"kidneys?|liver|vaccin\w*|antibiotics?|surgery|pregnan\w*|allerg\w*|asthma|migraines?|headaches?|cholesterol|"
+    r"stroke|seizures?|nausea|vomit\w*|diarrh\w*|rash|cough\w*|injur\w*|wounds?|bleed\w*|sympt[oô]mes?|maladies?|"
+    r"m[ée]dicaments?|douleur|fi[èe]vre|s[íi]ntomas?|enfermedad(?:es)?|medicamentos?|dolor|fiebre|sintomas?|doen[çc]as?|"
+    r"rem[ée]dios?|dor|febre|sangue|sangre|sang|vacunas?|vacinas?|grippe|gripe|gripa|rhume|resfriado|angine|"
+    r"toux|tos|tosse|infecci[oó]n|infec[çc][ãa]o|enfermedad|malad\w*|enfermo|doente)\b"
+    r"|症|病|药|治疗|诊断|感染|发烧|发热|疼痛|痛|血|癌|糖尿病|疫苗|流感|感冒|咳嗽"
+    r"|أعراض|مرض|دواء|علاج|تشخيص|عدوى|حمى|ألم|دم|سرطان|السكري|لقاح|إنفلونزا|انفلونزا|الأنفلونزا|زكام|نزلة|سعال"
+    r"|लक्षण|बीमारी|रोग|दवा|इलाज|उपचार|निदान|संक्रमण|बुखार|दर्द|खून|कैंसर|डायबिटीज़?|मधुमेह|टीका|फ्लू|सर्दी|ज़ुकाम|जुकाम|खाँसी|खांसी)"
+)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from mdagents.guardrails import output_patterns as P
+from mdagents.guardrails.medication_patterns import SENTENCE_END
 from mdagents.guardrails.messages import catalogue, message
 from mdagents.guardrails.messages import region as region_of
 from mdagents.guardrails.trusted import is_trusted_url
@@ -19,7 +20,7 @@ _SOFTEN = [(re.compile(p, _F), repl) for p, repl in P.SOFTEN]
 _NOT_DIAGNOSIS_BEFORE = re.compile(P.NOT_DIAGNOSIS_BEFORE, _F)
 _URL = re.compile(P.URL, _F)
 _NUMBER = re.compile(P.EMERGENCY_NUMBER, _F)
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？؟।])\s*|\n+")  # Latin, Han, Arabic, Devanagari
+_SENTENCE_END = re.compile(SENTENCE_END)
 # Minimum characters of real content left after removals; less than that and the reply is blocked.
 _MIN_REMAINING = 40
 
@@ -111,15 +112,18 @@ def remediate(response: str, violations: list[Violation], *, region: str | None 
         fixes.append(f"replaced the reply with the {kind} message")
         return OutputCheck(violations, "block", fixes, message(kind, language, region), source)
 
-    for v in violations:
-        if v.type == "UNTRUSTED_SOURCES":
-            def _drop(m: re.Match[str]) -> str:
-                return m.group(0) if is_trusted_url(m.group(0)) else message("untrusted_link", language, region)
-            new = _URL.sub(_drop, text)
-            if new != text:
-                fixes.append("removed links to untrusted sources")
-                text = new
-            break
+    flagged = {v.evidence for v in violations if v.type == "UNTRUSTED_SOURCES"}
+    if flagged:
+        def _drop(m: re.Match[str]) -> str:
+            url = m.group(0)
+            if not is_trusted_url(url):
+                return message("untrusted_link", language, region)
+            return message("unverified_link", language, region) if url in flagged else url
+
+        new = _URL.sub(_drop, text)
+        if new != text:
+            fixes.append("removed links to untrusted sources and links no search, fetch or guideline returned")
+            text = new
     local_number = region_of(region).emergency[0].number
     for v in violations:
         m = _NUMBER.fullmatch(v.evidence) if v.type == "REGIONAL_ASSUMPTION" else None

@@ -8,8 +8,11 @@ network (ReLU, softmax output) whose weights ship in data/triage_model.npz (trai
 as the topic itself; the hidden layer separates them better on the same embeddings.
 
 An emergency or crisis is flagged when their combined probability reaches a threshold chosen by
-cross-validation for recall; out-of-scope has its own threshold. Long pastes are cut to a window
-(head and tail) before embedding, so one message costs at most a few hundred milliseconds.
+cross-validation for recall; out-of-scope has its own threshold. A message is embedded through a
+window (head and tail); when it is longer than that, its passages are read too (limits.passages:
+pieces cut at sentence ends, a bounded number of them spread over the message), so stroke
+signs told in the middle of a long message about something else are still seen. One message costs
+at most a few hundred milliseconds.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -26,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from mdagents.errors import ConfigError
+from mdagents.guardrails.limits import passages
 from mdagents.guardrails.verdicts import CRITICAL_INTERVENTIONS, INPUT_SEVERITIES, INTERVENTION_TYPES
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
@@ -132,11 +136,13 @@ class SemanticVerdict:
     intervention_type: str
     severity: str
     probabilities: dict[str, float]
+    passage: str = ""  # the passage of a long message that was flagged, when the whole was not
 
     @property
     def explanation(self) -> str:
         shown = ", ".join(f"{k} {v:.2f}" for k, v in self.probabilities.items() if v >= 0.05)
-        return f"embedding classifier: {shown}"
+        where = f" (in a passage of the long message: {self.passage[:60]!r})" if self.passage else ""
+        return f"embedding classifier: {shown}{where}"
 
 
 class SemanticTriage:
@@ -194,6 +200,18 @@ class SemanticTriage:
 
     def classify(self, text: str) -> SemanticVerdict:
         return self.classify_many([text])[0]
+
+    def classify_message(self, text: str) -> SemanticVerdict:
+        """The verdict on a message read whole; for a long one that is not an emergency or a crisis
+        as a whole, the first passage that is one (see `passages`)."""
+        whole = self.classify(text)
+        if whole.intervention_type in CRITICAL_INTERVENTIONS:
+            return whole
+        parts = passages(text, longer_than=WINDOW_HEAD + WINDOW_TAIL)
+        for part, verdict in zip(parts, self.classify_many(parts), strict=True):
+            if verdict.intervention_type in CRITICAL_INTERVENTIONS:
+                return replace(verdict, passage=part)
+        return whole
 
 
 def _severity(kind: str, severity_probs: np.ndarray) -> str:

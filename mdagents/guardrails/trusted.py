@@ -61,5 +61,6 @@ def web_tools(domains: tuple[str, ...] | None = None, max_uses: int = 5) -> list
     allowed = list(trusted_domains() if domains is None else domains)
     return [
         {"type": "web_search_20250305", "name": "web_search", "max_uses": max_uses, "allowed_domains": allowed},
-        {"type": "web_fetch_20250910", "name": "web_fetch", "max_uses": max_uses, "allowed_domains": allowed},
+        {"type": "web_fetch_20250910", "name": "web_fetch", "max_uses": max_uses, "allowed_domains": allowed,
+         "citations": {"enabled": True}},  # the answer cites fetched pages: those are its sources
     ]

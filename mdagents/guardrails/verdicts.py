@@ -56,6 +56,8 @@ class InputCheck:
     matched: list[str] = field(default_factory=list)
     # Every layer's own verdict: {"layer", "intervention_type", "severity", "why", "matched"}.
     layers: list[dict[str, Any]] = field(default_factory=list)
+    # Another intervention the message calls for too (an overdose taken in a crisis: emergency + crisis).
+    also: list[str] = field(default_factory=list)
 
     @classmethod
     def none(cls, explanation: str = "no safety concern found", source: str = "regex") -> InputCheck:
@@ -88,16 +90,42 @@ class OutputCheck:
     fixes: list[str]
     modified_response: str
     source: str = "regex"
+    web_search_performed: bool = False  # a web search or fetch tool ran for this reply
+    has_trusted_citations: bool = False  # a tool (search, fetch, guideline store) returned a trusted source
 
     @property
     def types(self) -> list[str]:
         return sorted({v.type for v in self.violations})
 
+    @property
+    def passes_guardrails(self) -> bool:
+        """False when any critical violation was found (the reply was then fixed or replaced)."""
+        return not any(v.severity == "critical" for v in self.violations)
+
+    @property
+    def severity(self) -> str:
+        """The worst violation's tier, in the spec's words: critical, moderate, minor or none."""
+        tiers = {v.severity for v in self.violations}
+        return next((name for tier, name in (("critical", "critical"), ("moderate", "moderate"), ("quality", "minor"))
+                     if tier in tiers), "none")
+
+    @property
+    def explanation(self) -> str:
+        if not self.violations:
+            return "no violation found"
+        return "; ".join(f"{v.type}" + (f": {v.evidence}" if v.evidence else "") for v in self.violations)
+
+    def summary(self) -> dict[str, Any]:
+        """The spec's verdict fields, without the reply itself."""
+        return {"passes_guardrails": self.passes_guardrails, "severity": self.severity,
+                "explanation": self.explanation, "suggested_action": self.suggested_action,
+                "violations": self.types, "web_search_performed": self.web_search_performed,
+                "has_trusted_citations": self.has_trusted_citations, "source": self.source}
+
     def to_dict(self) -> dict[str, Any]:
         return {
+            **self.summary(),
             "violations": [v.to_dict() for v in self.violations],
-            "suggested_action": self.suggested_action,
             "fixes": list(self.fixes),
             "modified_response": self.modified_response,
-            "source": self.source,
         }

@@ -98,6 +98,7 @@ class AnthropicProvider:
         raw: dict[str, object] = {"id": response.id}
         if cited := cited_pages(response.content):
             raw["citations"] = cited
+        raw.update(server_tool_use(response.content))
         return Completion(
             text=text,
             usage=_usage(response.usage),
@@ -125,6 +126,28 @@ def cited_pages(blocks: Sequence[object]) -> list[dict[str, str]]:
             if isinstance(url, str) and url and url not in pages:
                 pages[url] = {"url": url, "title": str(getattr(citation, "title", None) or "")}
     return list(pages.values())
+
+
+def _field(obj: object, name: str) -> object:
+    return obj.get(name) if isinstance(obj, dict) else getattr(obj, name, None)
+
+
+def server_tool_use(blocks: Sequence[object]) -> dict[str, list[str]]:
+    """Which server tools ran (`server_tools`: web_search, web_fetch…) and the page URLs their results
+    returned (`tool_results`); empty when none ran."""
+    tools: list[str] = []
+    urls: list[str] = []
+    for block in blocks:
+        kind = _field(block, "type")
+        if kind == "server_tool_use":
+            tools.append(str(_field(block, "name") or ""))
+        elif kind in ("web_search_tool_result", "web_fetch_tool_result"):
+            content = _field(block, "content")
+            for item in content if isinstance(content, list) else [content]:
+                url = _field(item, "url")
+                if isinstance(url, str) and url and url not in urls:
+                    urls.append(url)
+    return {"server_tools": tools, "tool_results": urls} if tools or urls else {}
 
 
 def _with_cached_prefix(turns: list[dict[str, str]]) -> list[dict[str, Any]]:

@@ -75,7 +75,10 @@ async def test_answer_with_store_citations_and_output_check() -> None:
     assert reply.violations == [] and reply.content == SAFE
     assert set(reply.to_dict()) == {"content", "model", "usage", "citations", "mode", "guardrails_applied",
                                     "violations", "emergency_detected", "mental_health_crisis", "session_id", "triage",
-                                    "at_risk"}
+                                    "at_risk", "output_check", "web_search_performed"}
+    assert reply.output_check == {"passes_guardrails": True, "severity": "none", "explanation": "no violation found",
+                                  "suggested_action": "pass", "violations": [], "web_search_performed": False,
+                                  "has_trusted_citations": True, "source": "regex"}
 
 
 async def test_failing_retriever_means_no_citations_not_a_failure() -> None:

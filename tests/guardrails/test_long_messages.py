@@ -102,7 +102,7 @@ async def test_llm_triage_reads_an_excerpt_so_the_check_itself_fits() -> None:
 
 async def test_a_message_the_model_cannot_take_gets_message_too_long_not_an_error() -> None:
     # Within the character limit, but more than this model's context window (counted in words here).
-    assistant = _assistant(context_tokens=900, language="en")
+    assistant = _assistant(context_tokens=1000, language="en")
     question = "What do these values mean? " + "ALT 62 AST 40 " * 250  # ~1,000 words, ~3,500 characters
     assert len(question) <= MAX_MESSAGE_CHARS
     reply = await assistant.ask(question)
@@ -120,7 +120,7 @@ async def test_guideline_sources_are_dropped_before_giving_up_on_a_small_context
     async def retriever(query: str) -> list[dict]:
         return [{"source": "who-liver.nxml", "section": "Tests", "content": "word " * 800, "similarity": 0.9}]
 
-    assistant = _assistant(context_tokens=900, retriever=retriever, language="en")
+    assistant = _assistant(context_tokens=1000, retriever=retriever, language="en")
     reply = await assistant.ask("What does a high ALT mean?")
     assert "guideline_sources_dropped" in reply.guardrails_applied and SAFE in reply.content
     assert reply.citations == []
@@ -161,8 +161,12 @@ def test_ask_with_the_embedded_default_model_answers_clearly(text: str, capsys) 
     code = ask.execute(parser.parse_args([text, "--json", "--no-guidelines"]))
     out = json.loads(capsys.readouterr().out)
     assert code == 0 and out["model"] == "local/smollm2-135m"
-    assert any(a.startswith("message_too_long") for a in out["guardrails_applied"])
-    assert f"{len(text):,}" in out["content"] and "technical problem" not in out["content"]
+    assert "technical problem" not in out["content"]
+    if len(text) > MAX_MESSAGE_CHARS:
+        assert any(a.startswith("message_too_long") for a in out["guardrails_applied"])
+        assert f"{len(text):,}" in out["content"]
+    else:  # the embedded model never writes an answer, so its window is never the limit
+        assert out["guardrails_applied"][-1] == "capable_model_needed" and out["usage"]["calls"] == 0
 
 
 async def test_a_model_too_small_for_any_message_is_a_service_error_not_a_length_complaint() -> None:

@@ -39,11 +39,12 @@ async def test_llm_mode_uses_the_model_verdict() -> None:
 
 
 async def test_llm_mode_raises_and_hybrid_falls_back_on_bad_json() -> None:
+    out_of_scope = "How many mg of ibuprofen should I take?"  # flagged offline, but not at the highest level
     with pytest.raises(GuardrailCheckError):
-        await Guardrails("llm", llm=scripted_llm(["not json"])).check_input("I want to kill myself")
+        await Guardrails("llm", llm=scripted_llm(["not json"])).check_input(out_of_scope)
     hybrid = Guardrails("hybrid", llm=scripted_llm(["not json"]))
-    verdict = await hybrid.check_input("I want to kill myself")
-    assert verdict.intervention_type == "mental_health_crisis" and "regex" in verdict.source
+    verdict = await hybrid.check_input(out_of_scope)
+    assert verdict.intervention_type == "out_of_scope" and "regex" in verdict.source
     assert verdict.layers[-1]["layer"] == "llm" and "check failed" in verdict.layers[-1]["why"]
     assert len(hybrid.fallbacks) == 1
 
@@ -81,8 +82,9 @@ async def test_llm_mode_through_a_loopback_openai_server(fake_server) -> None:
         assert (await guard.check_input("what is the flu?")).intervention_type == "none"
     finally:
         await llm.aclose()
+    assert len(server.requests) == 1  # the emergency was flagged offline: the model was not asked
     prompt = server.requests[0]["json"]["messages"][-1]["content"]
-    assert "crushing chest pain" in prompt and "JSON" in prompt
+    assert "what is the flu?" in prompt and "JSON" in prompt
 
 
 async def test_regex_reads_a_chat_message_with_the_messages_before_it() -> None:

@@ -46,6 +46,11 @@ async def test_lay_wording_in_every_language_is_flagged_offline(semantic: Guardr
     assert (await Guardrails("regex").check_input(text)).intervention_type == "none" or lang == "en"
     verdict = await semantic.check_input(text)
     assert verdict.intervention_type in ("emergency", "mental_health_crisis"), (lang, verdict.explanation)
+    assert semantic.semantic is not None
+    assert semantic.semantic.classify(text).intervention_type in ("emergency", "mental_health_crisis")
+    if "regex" in verdict.source:  # the patterns saw it first: the classifier was not needed
+        assert [layer["layer"] for layer in verdict.layers] == ["regex"]
+        return
     assert "semantic" in verdict.source
     assert {layer["layer"] for layer in verdict.layers} == {"regex", "semantic"}
     assert any(layer["layer"] == "semantic" and "embedding classifier" in layer["why"] for layer in verdict.layers)
@@ -57,20 +62,23 @@ async def test_plain_education_questions_pass(semantic: Guardrails, lang: str, t
 
 
 async def test_hybrid_with_a_model_that_always_says_none_keeps_every_offline_flag() -> None:
-    """Flags only go up: the model's "none" never clears a flag the offline layers raised."""
+    """Flags only go up: the model's "none" never clears a flag the offline layers raised (and an
+    emergency or crisis flagged offline is not even sent to the model)."""
     rows = load_labelled()
     texts = [t for t, label in zip(rows.texts, rows.labels, strict=True) if label in (0, 1)][::40]
     offline = Guardrails("semantic")
     hybrid = Guardrails("hybrid", llm=scripted_llm(lambda messages, params: NONE))
-    flagged = 0
+    flagged = asked = 0
     for text in texts:
         alone = await offline.check_input(text)
         merged = await hybrid.check_input(text)
         assert merged.intervention_type == alone.intervention_type, text
         assert merged.severity == alone.severity
-        assert [layer["layer"] for layer in merged.layers][-1] == "llm"
+        critical = alone.intervention_type in ("emergency", "mental_health_crisis")
+        assert ([layer["layer"] for layer in merged.layers][-1] == "llm") is not critical
         flagged += alone.intervention_type != "none"
-    assert flagged >= len(texts) * 0.9 and hybrid.llm is not None and hybrid.llm.ledger.usage.calls == len(texts)
+        asked += not critical
+    assert flagged >= len(texts) * 0.9 and hybrid.llm is not None and hybrid.llm.ledger.usage.calls == asked
 
 
 async def test_the_model_can_raise_a_flag_the_offline_layers_did_not() -> None:
