@@ -112,7 +112,7 @@ def test_grid_and_repeats_go_to_their_own_folders(tmp_path: Path) -> None:
     ("repeats: 0\n", "grid.yaml: repeats: must be a whole number from 1 to 1000, not 0"),
     ("repeats: 100000000000000000000\n", "grid.yaml: repeats: must be a whole number from 1 to 1000"),
     ("concurrency: 1000000000\n", "grid.yaml: concurrency: invalid value for --concurrency 1000000000 "
-                                  "(allowed: 1 to 1024)"),
+                                  "(allowed: 1 to 10000)"),
     (f"grid:\n  seed: {list(range(1000))}\n  temperature: {[round(t / 1000, 3) for t in range(1000)]}\n",
      "grid.yaml: grid: 1,000,000 cells (1000 seed x 1000 temperature) is more than the 10,000"),
     ("dataset: [medqa, nosuchset]\n", "grid.yaml: dataset: nosuchset: dataset 'nosuchset' not found"),
