@@ -66,6 +66,10 @@ def read_contract(body: str, options: dict[str, str], *, truncated: bool = False
         revised = REVISION.search(body, earlier.start, last.start)
         if earlier.key is not None and earlier.key != last.key and not revised:
             return LineReading(None, CONFLICT, last.start, last.final)
+    before = body[:lines[0].start]  # "The correct answer is (C) ..." in the reasoning, then "Answer: (B)"
+    said = declared_later(before, options)
+    if said is not None and said not in (last.key, OFFERS_SEVERAL) and not REVISION.search(body, 0, last.start):
+        return LineReading(None, CONFLICT, last.start, last.final)
     return _unless_retracted(body, last, options)
 
 

@@ -27,9 +27,12 @@ CORPORA = [HERE / "replies.jsonl", HERE / "replies_second.jsonl", HERE / "replie
 # tuned on for its silent mis-grades only. What neither reads are mostly aliases, brand names and translations
 # ("Bactrim", "Berger disease", "普通肝素"), which only `--extractor llm` can resolve: the floors say so.
 # `replies_final` is a realistic sample of what thirteen model families write in this harness's roles, first
-# measured after all the tuning above (98.8% exact, 3 silent mis-grades), then tuned on those three.
+# measured after all the tuning above (98.8% exact, 3 silent mis-grades), then tuned on those three;
+# `replies_untouched` (225, a fourth author, the same kind of sample) was first measured after that: 99.6% exact,
+# 1 silent mis-grade (a free-text "The correct answer is (C)" before "Answer: (B)"), now a conflict.
 FLOORS = {"replies.jsonl": 0.99, "replies_second.jsonl": 0.99, "replies_third.jsonl": 0.99,
-          "replies_blind.jsonl": 0.90, "replies_heldout.jsonl": 0.97, "replies_final.jsonl": 0.98}
+          "replies_blind.jsonl": 0.90, "replies_heldout.jsonl": 0.97, "replies_final.jsonl": 0.98,
+          "replies_untouched.jsonl": 0.98}
 
 
 def load(path: Path) -> list[dict]:
