@@ -106,3 +106,11 @@ def test_a_tiny_cap_stops_a_package_priced_run(tmp_path: Path, own_endpoint_at) 
         own_endpoint_at(server.base_url)
         assert main(_args(tmp_path, "--max-cost", "0.0000001", n=5)) == 3  # a budget stop, not "no price known"
         assert 1 <= len(server.requests) < 5
+
+
+def test_a_dry_run_names_the_price_source(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    assert main(_args(tmp_path, "--dry-run", n=2)) == 0
+    assert f"Prices: genai-prices {package_version()}." in capsys.readouterr().out
