@@ -72,7 +72,8 @@ def test_base_url_makes_key_optional() -> None:
     assert resolve_key(parse_model("openai/llama3", "http://127.0.0.1:1/v1"), {}) is None
 
 
-def test_prices_come_from_the_dated_table_and_user_overrides(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_prices_come_from_the_dated_table_and_user_overrides(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr("mdagents.llm.prices.maintained_rates", lambda spec: None)  # the fallback table alone
     assert shipped_prices().as_of  # the table says when its prices were read
     assert cost_usd("openai/gpt-4o-mini", 1_000_000, 1_000_000) == pytest.approx(0.75)
     assert cost_usd("openai/gpt-4o-mini-2024-07-18", 1_000_000, 0) == pytest.approx(0.15)

@@ -62,4 +62,5 @@ def print_plan(config: RunConfig, questions: list[Question], *, done: int, exemp
         cost = "unknown price" if lo_cost is None or hi_cost is None else span(lo_cost, hi_cost, "{:.4f}")
         table.add_row([level, span(est.calls_min, est.calls_max), span(lo_in, hi_in), span(lo_out, hi_out), cost])
     print(table)
-    print("tokens are a rough guide (question length + prompt overhead); no model was called.")
+    print("tokens are a rough guide (question length + prompt overhead); no model was called."
+          + (f" Prices: {price.source}." if price is not None else ""))

@@ -159,7 +159,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     run.add_argument("-v", "--verbose", action="store_true", help="print the agents' conversation")
     run.add_argument("-q", "--quiet", action="store_true", help="no progress bar or progress lines")
     run.add_argument(*_both("--progress-every"), dest="progress_every", type=float, default=10.0, metavar="S",
-                     help="when stderr is not a terminal: a progress line every S seconds (default: 10)")
+                     help="when stderr is not a terminal: a progress line every S seconds, with the model calls "
+                          "done and in flight, also while no question finishes (default: 10; 0: one line per question)")
 
 
 def config_from_args(args: argparse.Namespace) -> RunConfig:

@@ -70,6 +70,10 @@ class Ledger:
     successes: int = 0  # provider calls that returned (cache hits not counted)
     spent_usd: float | None = 0.0
     cached_usd: float | None = 0.0
+    in_flight: int = 0  # provider calls sent and not yet answered (progress reads it while they run)
+    throttled: int = 0  # replies that asked to slow down (HTTP 429)
+    last_role: str | None = None  # the agent role of the latest call: the step a long question is on
+    last_call_at: float = 0.0  # time.monotonic() of that call
 
 
 @dataclass
@@ -160,6 +164,7 @@ class LLM:
             model_args=self.model_args,
         )
         messages = list(messages)
+        self.ledger.last_role, self.ledger.last_call_at = role, time.monotonic()
         started = time.perf_counter()
         key = None
         completion = None
@@ -243,6 +248,7 @@ class LLM:
         while True:
             retry_after: float | None = None
             await self.limiter.acquire()
+            self.ledger.in_flight += 1
             succeeded = False
             try:
                 if self.budget is not None:
@@ -258,6 +264,7 @@ class LLM:
                 return result
             except ProviderError as exc:
                 if exc.status == 429:
+                    self.ledger.throttled += 1
                     self.limiter.throttle()
                 if isinstance(exc, EmptyReply) and attempt >= self.retry.max_retries:
                     self.ledger.failures += 1
@@ -290,6 +297,7 @@ class LLM:
                         f"{self.name} call timed out after {attempt + 1} attempt(s) of "
                         f"{self.retry.timeout:g}s") from None
             finally:
+                self.ledger.in_flight -= 1
                 self.limiter.release(success=succeeded)
             self.ledger.retries += 1
             with waiting_out_retry():  # the question lends its place to another while it waits

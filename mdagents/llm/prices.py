@@ -1,4 +1,5 @@
-"""Prices: a dated table shipped with the package, a user's price file, or --price-in/--price-out.
+"""Prices: --price-in/--price-out, a user's price file, the maintained `genai-prices` package, or a dated
+table shipped with this package as the fallback.
 
 A cost is only ever computed from a price someone wrote down: a model without one (any model
 behind --base-url unless the user gives its price, or a name the table does not know) has an
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from mdagents.errors import ConfigError
+from mdagents.llm.maintained_prices import at_own_endpoint, maintained_rates, package_version
 from mdagents.llm.models import ModelSpec, parse_model
 from mdagents.llm.types import Usage
 from mdagents.redact import redact_url
@@ -112,8 +114,9 @@ def resolve_price(spec: ModelSpec, *, price_file: str | Path | None = None,
     """The price a run uses for `spec`, or None when nobody wrote one down.
 
     In order: --price-in/--price-out, the user's price file, then (only for a provider's own
-    endpoint) the shipped table. A model behind --base-url is whatever that server runs, so
-    the shipped list price of a same-named model says nothing about it.
+    endpoint) the maintained genai-prices package, then the shipped table for a model the package
+    does not list. A model behind --base-url is whatever that server runs, so the list price of a
+    same-named model says nothing about it.
     """
     if (price_in is None) != (price_out is None):
         raise ConfigError("give --price-in and --price-out together (USD per million input / output tokens)")
@@ -127,9 +130,11 @@ def resolve_price(spec: ModelSpec, *, price_file: str | Path | None = None,
         return price
     if spec.provider in FREE_PROVIDERS:
         return Price(0.0, 0.0, None, f"{spec.provider} model")
-    if spec.base_url:
+    if not at_own_endpoint(spec):
         return None
-    return shipped_prices().lookup(spec.name)
+    if (rates := maintained_rates(spec)) is not None:
+        return Price(*rates, f"genai-prices {package_version()}")
+    return None if spec.base_url else shipped_prices().lookup(spec.name)
 
 
 def cost_usd(name: str, input_tokens: int, output_tokens: int, *, base_url: str | None = None,

@@ -40,6 +40,7 @@ from mdagents.llm.prices import no_price_fix, plus_known
 from mdagents.methods import resolve as resolve_method
 from mdagents.pipelines.base import Finalizer, finalize_once
 from mdagents.pipelines.exemplars import RUN_TRANSCRIPT
+from mdagents.run.activity import CallActivity, call_activity
 from mdagents.run.batching import start_batch_mode
 from mdagents.run.config import RunConfig, cache_path_for
 from mdagents.run.fingerprint import check_resume, fingerprint_fields, short_hash
@@ -176,6 +177,8 @@ class RunHooks:
     record: Callable[[dict[str, Any]], None] = lambda record: None
     log: Callable[[str], None] = lambda text: None
     finish: Callable[[], None] = lambda: None
+    # Given, before `start`, a function that reads the run's call activity at any moment (from any thread).
+    watch: Callable[[Callable[[], CallActivity]], None] = lambda poll: None
 
 
 @dataclass
@@ -323,6 +326,10 @@ def _run_locked(config: RunConfig, hooks: RunHooks, llm: LLM, budget: Budget, so
     manifest_path = run_dir.path / (f"manifest.shard-{config.shard}.json" if config.shard else "manifest.json")
     atomic_write_json(manifest_path, manifest)
 
+    if planned == 0 and done:
+        hooks.note(f"complete: all {len(done)} question(s) of this run are already recorded in {run_dir.path}; "
+                   "nothing to run (--fresh starts over, --retry-failed redoes the failed ones)")
+    hooks.watch(lambda: call_activity([llm, *extra]))
     hooks.start(planned, f"{source.name} · {config.run_label}")
     run_dir.writer.checkpoint = totals.save  # the totals follow each durable batch of records
 
