@@ -78,7 +78,7 @@ def test_cost_does_not_depend_on_the_cache_and_paid_and_replayed_are_apart(
     assert summary["spent_usd"] == 0 and summary["this_session"]["paid_usd"] == 0
     assert summary["this_session"]["replayed_usd"] == pytest.approx(summary["cost_usd"])
     out = capsys.readouterr().out
-    assert f"cost ${summary['cost_usd']:.4f} (this session paid $0.0000, replayed from the cache " in out
+    assert f"cost ${summary['cost_usd']:.4f} (paid now $0.0000, replayed from the cache " in out
 
 
 def test_an_unpriced_model_replayed_from_the_cache_stays_unknown(tmp_path: Path,
@@ -93,7 +93,7 @@ def test_an_unpriced_model_replayed_from_the_cache_stays_unknown(tmp_path: Path,
     assert (summary["cost_usd"], summary["paid_usd"], summary["replayed_usd"], summary["spent_usd"]) == (
         None, None, None, None)
     assert summary["this_session"]["paid_usd"] is None and summary["this_session"]["replayed_usd"] is None
-    assert "cost unknown (this session paid unknown, replayed from the cache unknown)" in capsys.readouterr().out
+    assert "cost unknown (paid now unknown, replayed from the cache unknown)" in capsys.readouterr().out
 
 
 def test_a_budget_stop_exits_3_and_holds_across_resume(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

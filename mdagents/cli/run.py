@@ -282,11 +282,11 @@ def usd(value: float | None) -> str:
 
 
 def cost_line(summary: dict[str, Any]) -> str:
-    """The run's cost at its prices, then what this session paid and replayed from the cache."""
+    """The run's cost at its prices, then what this invocation paid now and replayed from the cache."""
     text = usd(summary.get("cost_usd"))
     session = summary.get("this_session")
     if session:
-        text += (f" (this session paid {usd(session.get('paid_usd'))}, replayed from the cache "
+        text += (f" (paid now {usd(session.get('paid_usd'))}, replayed from the cache "
                  f"{usd(session.get('replayed_usd'))})")
     return text
 

@@ -12,7 +12,7 @@ from mdagents.llm.prices import plus_known
 
 @dataclass(frozen=True)
 class CallActivity:
-    """Calls of this session over every model of a run: answered (`done`, replies from the cache included),
+    """Calls made by this process over every model of a run: answered (`done`, replies from the cache included),
     sent and waiting (`in_flight`), retried, throttled (HTTP 429), the role of the latest call, and what
     the answered calls cost (replies replayed from the cache cost nothing now)."""
 
