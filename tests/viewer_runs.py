@@ -9,6 +9,7 @@ from typing import Any
 
 from bs4 import BeautifulSoup
 
+from mdagents.analysis.runs import natural_key
 from mdagents.cli import main
 from tests.fakes.servers import FakeServer
 from tests.pipelines.responders import debating_responder, good_responder
@@ -44,7 +45,8 @@ def transcript(run_dir: Path, sample_id: str) -> dict[str, Any]:
 
 
 def records(run_dir: Path) -> list[dict[str, Any]]:
-    return read_records(run_dir)
+    """The run's records in id order, as the viewer lists them (the file holds them in completion order)."""
+    return sorted(read_records(run_dir), key=lambda r: natural_key(r["id"]))
 
 
 def soup(path: Path | str) -> BeautifulSoup:
