@@ -12,9 +12,9 @@ from mdagents.llm.client import LLM
 from mdagents.llm.transcript import Transcript
 from mdagents.llm.types import Message
 from mdagents.prompts import load, render
-from mdagents.scoring.contract import AMBIGUOUS, CONFLICT
 from mdagents.scoring.reading import LLM as STEP_LLM
 from mdagents.scoring.reading import NONE, Grade, Reading, read_answer
+from mdagents.scoring.statements import AMBIGUOUS, CONFLICT
 
 ROLE = "extractor"
 

@@ -15,35 +15,34 @@ import re
 from dataclasses import dataclass
 
 from mdagents.data.datasets import Question
-from mdagents.scoring.contract import AMBIGUOUS, CONFLICT, REFUSED, read_contract
-from mdagents.scoring.fallback import AMBIGUOUS as OFFERS_SEVERAL
-from mdagents.scoring.fallback import read_free_text
-from mdagents.scoring.text import after_reasoning, plain, plain_options
+from mdagents.scoring.mentions import UNDECIDED, conditional_letters, read_mentions
+from mdagents.scoring.statements import (
+    AMBIGUOUS,
+    CONFLICT,
+    CONTRACT,
+    REFUSED,
+    REVISION,
+    STRONG,
+    WEAK,
+    Statement,
+    statements,
+)
+from mdagents.scoring.text import after_reasoning, plain, plain_options, words
 
-GRADER_VERSION = "contract-1"
-TRUNCATED = "truncated"
-NONE = "none"
+GRADER_VERSION = "contract-2"
+TRUNCATED, NONE, LLM, DECLARATION = "truncated", "none", "llm", "declaration"
 REASONS = (CONFLICT, AMBIGUOUS, TRUNCATED, REFUSED, NONE)
-CONTRACT = "contract"
-LLM = "llm"
-
 _REFUSAL = re.compile(
     r"\b(?:cannot|can['’]t|unable\s+to|won['’]t|will\s+not|not\s+able\s+to|decline\s+to)\s+(?:reliably\s+)?"
-    r"(?:determine|choose|pick|decide|tell|answer|select|commit|provide|give|recommend)"
-    r"|\bnot\s+enough\s+information|\binsufficient\s+(?:information|data)|\bnone\s+of\s+the\s+(?:listed\s+|given\s+)?"
-    r"(?:options|answers|choices)|\bundecided\b|\bno\s+consensus\b|\bwould\s+not\s+commit", re.IGNORECASE)
-
-
+    r"(?:determine|choose|pick|decide|tell|answer|select|commit|provide|give|recommend)|\bnot\s+enough\s+information"
+    r"|\binsufficient\s+(?:information|data)|\bnone\s+of\s+the\s+(?:listed\s+|given\s+)?(?:options|answers|choices)"
+    r"|\bundecided\b|\bno\s+consensus\b|\bwould\s+not\s+commit", re.IGNORECASE)
 _HEDGE = re.compile(r"\b(?:probably|possibly|perhaps|maybe|likely|tentative\w*|let\s+me\s+(?:verify|check|double-check|"
                     r"reconsider|re-?read)|not\s+sure)\b", re.IGNORECASE)
+_UNSURE = re.compile(r"\b(?:not\s+sure|unsure|uncertain|could\s+also|might\s+also|may\s+also)\b", re.IGNORECASE)
 _VOTE = re.compile(r"(?<![\w'’])\(?([A-E])\)?\s*[=:]\s*(\d+)\b")
-
-
-def _tied_vote(body: str) -> bool:
-    """A vote tally whose top options tie ("B = 2, C = 2") and no later decision."""
-    votes = {letter: int(count) for letter, count in _VOTE.findall(body)}
-    top = sorted(votes.values(), reverse=True)
-    return len(top) >= 2 and top[0] == top[1]
+_CUT_MID_DECLARATION = re.compile(r"\b(?:(?:answer|choice|option)\s*(?:is|:|would\s+be)?\s*(?:(?-i:the|a|an)|option)?|"
+                                  r"i\s+think|i\s+would\s+(?:choose|say)|so)\s*$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -70,24 +69,75 @@ def read_answer(text: str | None, options: dict[str, str], *, finish_reason: str
     body = plain(text or "")
     if not body.strip():
         cut = truncated or (bool((text or "").strip()) and not after_reasoning(text or "").strip())
-        return Reading(None, NONE, TRUNCATED if truncated else NONE if not cut else TRUNCATED)
+        return Reading(None, NONE, TRUNCATED if cut else NONE)
     options = plain_options(options)
-    line = read_contract(body, options, truncated=truncated)
-    if line is not None:
-        return Reading(line.key, CONTRACT, line.reason)
-    last_line = body.strip().splitlines()[-1]
-    if _REFUSAL.search(last_line):
+    found = statements(body, options)
+    if any(s.kind == CONTRACT for s in found):
+        return _reading(_decide(found, body, options, truncated=truncated), CONTRACT)
+    if _REFUSAL.search(body.strip().splitlines()[-1]):
         return Reading(None, NONE, REFUSED)
-    if _tied_vote(body):
-        return Reading(None, NONE, AMBIGUOUS)
+    votes = sorted((int(n) for n in dict(_VOTE.findall(body)).values()), reverse=True)
+    if len(votes) >= 2 and votes[0] == votes[1]:
+        return Reading(None, NONE, AMBIGUOUS)  # a tied tally ("B = 2, C = 2") and no decision after it
     if truncated:  # only what was said with conviction before the cut counts
         body = " ".join(s for s in re.split(r"(?<=[.!?])\s+", body) if not _HEDGE.search(s))
-    found, step = read_free_text(body, options, declarations_only=truncated)
-    if found == OFFERS_SEVERAL:
-        return Reading(None, step, REFUSED if _REFUSAL.search(body) else AMBIGUOUS)
-    if found is not None:
-        return Reading(found, step)
-    return Reading(None, NONE, TRUNCATED if truncated else REFUSED if _REFUSAL.search(body) else NONE)
+        found = statements(body, options)
+    if conditional_letters(body) > 1 or re.search(r"\bit\s+depends\b", body, re.IGNORECASE):
+        return Reading(None, DECLARATION, AMBIGUOUS)
+    said = _decide(found, body, options)
+    if said is None and _CUT_MID_DECLARATION.search(body.rstrip()[-40:]):
+        said = AMBIGUOUS  # cut off right after "the answer is"
+    step = DECLARATION
+    if said is None and not truncated:
+        said, step = read_mentions(body, options)
+    if said in (None, NONE):  # nothing stated, or a labelled answer no rule can read (an alias: the LLM extractor's)
+        return Reading(None, step if said else NONE, TRUNCATED if truncated else REFUSED if _REFUSAL.search(body) else NONE)
+    if said == AMBIGUOUS and _REFUSAL.search(body):
+        return Reading(None, step, REFUSED)
+    return _reading(said, step)
+
+
+def _reading(said: str | None, step: str) -> Reading:
+    return Reading(None, step, said) if said in REASONS else Reading(said, step)
+
+
+def _decide(found: list[Statement], body: str, options: dict[str, str], *, truncated: bool = False) -> str | None:
+    """The last statement of the most binding kind, unless an earlier one named another option and the
+    reply never revised it (a conflict between answer lines, ambiguous between declarations), or what
+    follows the last answer line takes it back: a hedge, or another answer without a revision."""
+    contract = [s for s in found if s.kind == CONTRACT]
+    pool = contract or [s for s in found if s.kind == STRONG] or [s for s in found if s.kind == WEAK]
+    if not pool:
+        return None
+    final = pool[-1]
+    if contract and truncated and (REVISION.search(body, final.at) or ("\n" not in body[final.at:].rstrip() and final.value in options
+                                   and set(words(body[final.at:].split(")", 1)[-1])) != set(words(options[final.value])))):
+        return TRUNCATED  # the answer line was still being written, or being revised, when the reply was cut
+    if contract and final.value not in options:
+        return final.value
+    if _CUT_MID_DECLARATION.search(body.rstrip()[-40:]) and not contract and len({s.value for s in pool}) != 1:
+        return AMBIGUOUS
+    rivals = contract[:-1] if contract else pool[:-1]
+    for earlier in rivals:
+        asked = re.match(r"[^.!\n]*\?", body[max(earlier.at, 0):])  # "D, not C? No - ..." asks, does not declare
+        if (earlier.value in options and final.value in options and earlier.value != final.value and not asked
+                and not REVISION.search(body, max(earlier.at, 0), max(final.at, final.end))):
+            return CONFLICT if contract else AMBIGUOUS
+    if contract:  # a declaration before the answer lines ("The correct answer is (C)"), unless itself in doubt
+        prior = _decide([s for s in found if s.kind != CONTRACT and 0 <= s.at < contract[0].at], body, options)
+        if prior in options and prior != final.value and not REVISION.search(body, 0, final.end):
+            return CONFLICT
+    if not contract:
+        return AMBIGUOUS if final.value in (*options, NONE) and UNDECIDED.search(body, max(final.at, 0)) else final.value
+    tail = body[final.at:].split("\n", 1)[1] if "\n" in body[final.at:] else ""
+    if not tail.strip():
+        return final.value
+    if UNDECIDED.search(tail) or (REVISION.search(tail) and _UNSURE.search(tail)):
+        return AMBIGUOUS  # "Actually, I'm not sure ..."
+    later = {s.value for s in found if s.at >= len(body) - len(tail) and s.kind != CONTRACT} - {final.value, NONE}
+    if not later:
+        return final.value
+    return later.pop() if len(later) == 1 and REVISION.search(tail) and not later & set(REASONS) else CONFLICT
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ def after_reasoning(text: str) -> str:
 # ---------------------------------------------------------------- cleaning
 
 
-_YES_NO_WORDS = {"forse": "maybe", "sì": "yes", "oui": "yes", "sí": "yes", "si": "yes", "sim": "yes", "ja": "yes", "是": "yes", "نعم": "yes",
+YES_NO_WORDS = {"forse": "maybe", "sì": "yes", "oui": "yes", "sí": "yes", "si": "yes", "sim": "yes", "ja": "yes", "是": "yes", "نعم": "yes",
                  "हाँ": "yes", "non": "no", "não": "no", "nein": "no", "否": "no", "لا": "no", "नहीं": "no",
                  "peut-être": "maybe", "quizás": "maybe", "quizá": "maybe", "tal vez": "maybe", "talvez": "maybe",
                  "vielleicht": "maybe", "也许": "maybe", "可能": "maybe", "ربما": "maybe", "शायद": "maybe"}
@@ -40,9 +40,9 @@ _RUNAWAY = re.compile(r"\n\s*(?:#+\s*)?(?:Instruction|Input|Human|User|Question)
 
 def yes_no_in_english(text: str) -> str:
     """Yes/no/maybe written in another language, after an answer label, read as the English word."""
-    pattern = "|".join(re.escape(w) for w in sorted(_YES_NO_WORDS, key=len, reverse=True))
-    return re.sub(rf"((?:{_FOREIGN_ANSWER})\s*[:：]\s*)({pattern})(?![\w-])",
-                  lambda m: m.group(1) + _YES_NO_WORDS[m.group(2).lower()], text, flags=re.IGNORECASE)
+    pattern = "|".join(re.escape(w) for w in sorted(YES_NO_WORDS, key=len, reverse=True))
+    return re.sub(rf"((?:{FOREIGN_ANSWER})\s*[:：]\s*)({pattern})(?![\w-])",
+                  lambda m: m.group(1) + YES_NO_WORDS[m.group(2).lower()], text, flags=re.IGNORECASE)
 
 
 _ARABIC_LETTERS = {"أ": "A", "ا": "A", "إ": "A", "ب": "B", "ج": "C", "د": "D", "ه": "E"}
@@ -108,7 +108,7 @@ def normalise(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
-_FOREIGN_ANSWER = (r"(?:respuesta|r[ée]ponse|antwort|resposta|risposta|alternativa|正确答案|答案|回答|故选|所以选|应选|"
+FOREIGN_ANSWER = (r"(?:respuesta|r[ée]ponse|antwort|resposta|risposta|alternativa|正确答案|答案|回答|故选|所以选|应选|"
                    r"الخيار الصحيح|الإجابة الصحيحة|الجواب الصحيح|الإجابة|الجواب|सही उत्तर|उत्तर)"
                    r"(?:\s+(?:correcta|correcte|correta|corretta|richtig|final|finale|définitive))?")
 
@@ -155,10 +155,14 @@ def _canonical(word: str) -> str:
     return word
 
 
+def tokens(text: str) -> list[str]:
+    """Every word of a text, in canonical spelling (hyphens and slashes split words)."""
+    return [_canonical(w) for w in re.split(r"[\s/–—-]+", normalise(text).replace(".", " ")) if w]
+
+
 def words(text: str) -> list[str]:
-    """Content words of a text, in canonical spelling (hyphens and slashes split words)."""
-    return [_canonical(w) for w in re.split(r"[\s/–—-]+", normalise(text).replace(".", " "))
-            if w and w not in _STOPWORDS]
+    """Content words of a text, in canonical spelling."""
+    return [w for w in tokens(text) if w not in _STOPWORDS]
 
 
 def _close(a: str, b: str) -> bool:
@@ -212,8 +216,8 @@ def options_meant(fragment: str, options: dict[str, str]) -> set[str]:
         return same
     inside = {key for key, w in own.items() if set(w) <= said_set}
     inside = {key for key in inside if not any(key != other and set(own[key]) < set(own[other]) for other in inside)}
-    if inside:
-        return inside
+    if inside:  # "secondary hypothyroidism" holds "Hypothyroidism", but "Central hypothyroidism" refines it: unsure
+        return inside | {k for k, w in own.items() for key in inside if set(own[key]) < set(w)}
     within = {key for key, w in own.items() if said_set < set(w)}
     if within:
         return within

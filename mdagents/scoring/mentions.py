@@ -1,0 +1,148 @@
+"""The last resort for a reply that states no answer: the one option it names and does not rule out.
+
+An option counts when its text (`option_text`) or its letter (`letter`) is named outside a negation
+("not C", "B is wrong", "rather than metformin"), a condition or an offer of two ("X or Y"). One option
+named is the answer; one text and another letter, or two options offered, are AMBIGUOUS; several named
+without a conclusion are none.
+"""
+
+from __future__ import annotations
+
+import re
+
+from mdagents.scoring.statements import AMBIGUOUS, NEGATED_AFTER, OPTION_LIST
+from mdagents.scoring.text import normalise, words
+
+OPTION_TEXT, LETTER = "option_text", "letter"
+_NEGATED_BEFORE = re.compile(
+    r"(?:\bnot|n['’]t|\brather\s+than|\binstead\s+of|\bunlike|\bover|\brule\s+out|\bruled\s+out|\bruling\s+out|"
+    r"\bexclude[sd]?|\bexcluding|\beliminate[sd]?|\bagainst|\bavoid|\bno\s+role\s+for|\bless\s+likely|\bwithout|"
+    r"\bno\s+need\s+for|\bneither|\bnor|\bwhereas|\bbut\s+not|\bvs\.?|\bversus|\bthan)\s+(?:\w+\s+){0,2}$", re.IGNORECASE)
+UNDECIDED = re.compile(
+    r"\b(?:it\s+depends\b|(?:are|is)\s+both\s+(?:equally\s+)?(?:plausible|possible|reasonable|defensible|correct)|"
+    r"not\s+enough\s+information|(?:cannot|can['’]t|unable\s+to)\s+(?:determine|choose|pick|decide|tell|commit|select)|"
+    r"accept\s+either|either\s+could\s+be|(?:both|either)\s+(?:are|is|could\s+be|seem|would\s+be)\s+(?:equally\s+)?"
+    r"(?:defensible|reasonable|correct|right|acceptable|plausible|possible|valid)|torn\s+between|somewhere\s+between|"
+    r"(?:won['’]?t|will\s+not)\s+(?:choose|commit|pick)|would\s+not\s+commit|depend(?:s|ing)\s+on\s+which|before\s+committing|"
+    r"not\s+yet\s+(?:reached|decided|agreed)|no\s+consensus|without\s+(?:a\s+)?consensus|undecided|"
+    r"none\s+of\s+the\s+(?:listed\s+|given\s+)?(?:options|answers|choices)\s+(?:is|are|fits?))\b", re.IGNORECASE)
+_TWO_OFFERED = re.compile(  # "either B or A", "B or D", "both A and C", "A/B" (not "neither ... nor")
+    r"(?<!neither )(?:\b(?:either|both)\s+)?(?:option\s+)?\(?\b([A-E])\b\)?\s*(?:or|/|and/or)\s*(?:option\s+)?"
+    r"\(?\b([A-E])\b\)?(?![\w'’-])|\b(?i:both)\s+\(?([A-E])\)?\s+and\s+\(?([A-E])\)?(?![\w'’-])")
+_MENTION = re.compile(
+    r"\(\s*([A-Za-z])\s*\)|(?<![\w(])([A-Z])\)|\b(?:option|choice|answer|letter)\s+\(?([A-Za-z])\b\)?"
+    r"|^\s*([A-Z])[.:)]?\s*(?:[-–—]\s|$|(?=\s+(?:is|would|seems|does|and|or)\b))|(?<![\w'’-])([A-Z])(?=\s*(?:[.!?]\s*$|$))",
+    re.MULTILINE)
+
+
+def negated(text: str, start: int, end: int) -> bool:
+    before = re.split(r"[.;!?\n]", text[max(0, start - 40):start])[-1]
+    return bool(_NEGATED_BEFORE.search(before) or NEGATED_AFTER.match(text[end:end + 60]))
+
+
+def in_doubt(text: str) -> bool:
+    """Two letters offered as alternatives (not both ruled out), two under conditions, or no decision."""
+    offered = any(not re.search(r"\b(?:not|neither|nor|none\s+of|rule\s+out|ruled\s+out|excluding|except)\s+(?:\w+\s+)?"
+                                r"(?:[A-E],\s*)*$", text[max(0, m.start() - 30):m.start()], re.IGNORECASE)
+                  for m in _TWO_OFFERED.finditer(text))
+    return offered or conditional_letters(text) > 1 or UNDECIDED.search(text) is not None
+
+
+def conditional_letters(text: str) -> int:
+    """Distinct letters given as answers under conditions: "If stable, B; if not, D", "... otherwise, (B)"."""
+    found = set(re.findall(r"\bif\b[^.;:\n]{0,80}?,\s*(?:then\s+)?\(?([A-E])\)?(?![\w'’-])", text, re.I))
+    for sentence in re.split(r"(?<=[.;!?])\s+|\n", text):
+        if re.search(r"\b(?:if|otherwise|unless|else)\b", sentence, re.I):
+            found |= set(re.findall(r"(?:\(|\b(?:is|be|choose|option)\s+)([A-E])\b(?![\w'’-])", sentence))
+    return len(found)
+
+
+def _texts_named(text: str, options: dict[str, str], *, offers: list[str] | None = None) -> list[str]:
+    """Options whose text is named outside a negation (a text inside a longer named one counts once)."""
+    hits: dict[str, str] = {}
+    for key, option in options.items():
+        norm = normalise(option)
+        if len(norm) < 3 or norm in ("yes", "no", "maybe"):
+            continue
+        for match in re.finditer(rf"(?<![A-Za-z0-9_-]){re.escape(norm)}(?![A-Za-z0-9_-])", text):
+            if negated(text, match.start(), match.end()):
+                continue
+            if offers is not None and _offered_with_another(text, match.start(), match.end(), key, options):
+                offers.append(key)
+            elif offers is not None or not re.search(r"\b(?:would\s+be\s+acceptable|alternatives?|also|or)\b",
+                                                     text[max(0, match.start() - 30):match.end() + 30]):
+                hits[key] = norm
+    return [k for k, v in hits.items() if not any(v != o and re.search(rf"(?<![\w-]){re.escape(v)}(?![\w-])", o)
+                                                 for o in hits.values())]
+
+
+def read_mentions(body: str, options: dict[str, str]) -> tuple[str | None, str]:
+    """(option key or AMBIGUOUS, step), or (None, "none")."""
+    offers: list[str] = []
+    named = _texts_named(normalise(body), options, offers=offers)
+    if offers and not named:
+        return AMBIGUOUS, OPTION_TEXT
+    if named and (in_doubt(body) or re.search(r"\beither\b", body, re.I)):
+        return AMBIGUOUS, OPTION_TEXT
+    if len(named) > 1 and len(set(OPTION_LIST.findall(body))) < 2:  # several named: the ones in the conclusion
+        last = [s for s in re.split(r"(?<=[.!?。])\s+|\n", body.strip()) if s.strip()][-1:]
+        named = _texts_named(normalise(last[0]), options) if last else []
+    letter = _letter(body, options)
+    if len(named) == 1:
+        return (AMBIGUOUS if letter not in (None, named[0]) else named[0]), OPTION_TEXT
+    if not named and (yes_no := _yes_no_word(body, options)) is not None:
+        return yes_no, OPTION_TEXT
+    return (letter, LETTER) if letter is not None else (None, "none")
+
+
+def _offered_with_another(text: str, start: int, end: int, key: str, options: dict[str, str]) -> bool:
+    """An option text offered as one of two ("X or Y", "either X or Y"), with another treatment under a
+    condition ("the vaccine, and HBIG if ..."), or beside another option's words in one sentence."""
+    before = re.split(r"[.;!?\n]", text[max(0, start - 60):start])[-1]
+    after = re.split(r"[.;!?\n]", text[end:end + 120])[0]
+    if (re.match(r"\s*(?:or|and/or)\b", after) or re.search(r"\b(?:either|or)\s+$", before)
+            or re.match(r"\s*,?\s*(?:and|or|plus)\s+[^.;:]{0,40}?\b(?:if|unless)\b", after)):
+        return True
+    sentence, own = set(words(f"{before} {text[start:end]} {after}")), set(words(options[key]))
+    return any(other != key and (core := set(words(value)) - {"only", "alone"}) and not core <= own and core <= sentence
+               and core != set(words(value)) for other, value in options.items())
+
+
+def _letter(body: str, options: dict[str, str]) -> str | None:
+    """Exactly one letter named outside negations and option lists; two named as alternatives is ambiguous."""
+    keys = {key.upper(): key for key in options}
+    masked = body
+    for text in sorted(options.values(), key=len, reverse=True):
+        masked = re.sub(re.escape(text), " ~ ", masked, flags=re.IGNORECASE) if len(text) >= 3 else masked
+    listing = len(set(OPTION_LIST.findall(masked))) >= 2
+    named = set()
+    for match in _MENTION.finditer(masked):
+        letter = next(g for g in match.groups() if g).upper()
+        if letter not in keys or (match.group(4) and listing) or negated(masked, *match.span()):
+            continue
+        if match.group(5) and letter in "AI" and not re.search(r"(?:[—–:,-]|\b(?:is|be|leaves|with))\s*$",
+                                                               masked[max(0, match.start() - 12):match.start()]):
+            continue
+        named.add(keys[letter])
+    if named and (len(named) > 1 or in_doubt(masked)):
+        return AMBIGUOUS
+    return named.pop() if named else None
+
+
+def _yes_no_word(body: str, options: dict[str, str]) -> str | None:
+    """Yes/no/maybe questions: one of the three words ending a clause ("The evidence suggests maybe.")."""
+    yes_no = {normalise(v): k for k, v in options.items() if normalise(v) in ("yes", "no", "maybe")}
+    if not yes_no:
+        return None
+    if UNDECIDED.search(body):
+        return AMBIGUOUS
+    plain = " ".join(s for s in re.split(r"(?<=[.;!?])\s+|\n", body)
+                     if not re.search(r"\b(?:if|would(?!\s+say)|between|whether|either)\b", s, re.I)
+                     and not re.fullmatch(r"\s*\(?[A-Ca-c][.)]\s*(?:yes|no|maybe)\s*", s, re.I))  # "C) maybe": listed
+    found = {m.group(1).lower() for m in re.finditer(r"(?<![\w-])(?<!not )(?<!says )(?<!say )(?<!said )(yes|no|maybe)\s*(?:[.!:—–]|$)", plain, re.I | re.M)}
+    found |= {m.group(1).lower() for m in re.finditer(
+        r"\b(?:so|thus|hence|therefore|overall|in\s+short|in\s+summary|short\s+answer|suggests?|indicates?|supports?|"
+        r"i\s+would\s+say|i['’]d\s+say)\s*[,:]?\s*(yes|no|maybe)\b(?!\s+(?:significant|difference|evidence|effect|"
+        r"association|change))", plain, re.I)}
+    found &= set(yes_no)
+    return (AMBIGUOUS if len(found) > 1 else yes_no[found.pop()]) if found else None

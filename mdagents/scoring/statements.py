@@ -1,0 +1,240 @@
+"""Where a reply states its answer, and what each statement says.
+
+A statement is an answer line (`Answer: (C) ...`, the contract), a marker in a sentence ("the correct
+answer is C", "I'd go with C", "C is correct", "Decision: C"), or the reply's first or last line when it
+is only a letter or an option. One reader (`value`) reads every statement: a letter, an option's text or
+both; two options ("B or D") are AMBIGUOUS, a letter and a text naming different options a CONFLICT.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from mdagents.scoring.text import FOREIGN_ANSWER, YES_NO_WORDS, options_meant, options_touched, tokens, words
+
+AMBIGUOUS, CONFLICT, REFUSED, UNREAD = "ambiguous", "conflict", "refused", "none"
+CONTRACT, STRONG, WEAK = "contract", "strong", "weak"  # statement kinds, the most binding first
+
+_LINE = re.compile(r"^[ \t]*(?:(?:final|revised|updated|corrected|new)\s+)?(?:(?:correct|best)\s+)?(?:answer|ans|"
+                   + FOREIGN_ANSWER + r")[ \t]*(?:is[ \t]*)?[:：=][ \t]*(?P<value>.*)$", re.IGNORECASE | re.MULTILINE)
+_STRONG = [
+    r"(?:final|correct|best|better|right|true|preferred|most\s+(?:likely|appropriate|accurate|correct))\s+"
+    r"(?:answer|option|choice|response|selection|call|pick|move)s?",
+    r"(?:final|team|panel|group|experts?|experts['’]|mdt|committee|board|moderator['’]?s?|consensus|majority)"
+    r"(?:['’]s)?\s+(?:decision|verdict|conclusion|consensus|answer|choice|recommendation|vote|pick|opinion)",
+    r"(?:team|panel|group|expert|mdt)\s+consensus|consensus(?:\s+(?:answer|choice|option))?|majority(?:\s+(?:vote|view))?",
+    r"(?:i|we)\s*(?:would|will|'d|’d|'ll|’ll|am\s+going\s+to|shall|am|are|'m|’m)?\s*(?:choose|select|pick|go\s+with|"
+    r"opt\s+for|favou?r|settle\s+on|stick\s+with|vote(?:\s+for)?|choosing|selecting|picking|going\s+with|changing\s+(?:my|our)\s+answer\s+to)",
+    r"(?:the\s+)?(?:panel|team|experts?|group|board|committee|moderator)\s+(?:has\s+)?(?:agreed|agrees|decided|decides|"
+    r"settled|converged|concluded|chose|chooses|selected|selects|voted|votes|picked|went)(?:\s+(?:on|for|upon|with|that))?",
+    r"(?:my|our)\s+(?:final\s+)?(?:answer|choice|pick|selection|vote)",
+    r"(?:corrected|revised|updated|amended|new)\s+(?:final\s+)?(?:answer|choice|decision)"
+    r"(?:\s+(?:after|following|upon|on)(?:\s+[\w-]+){1,3}(?=\s*:))?",
+    r"(?:the\s+)?(?:only\s+)?(?:remaining|last\s+standing)\s+(?:option|answer|choice)",
+    r"(?:most\s+)?(?:defensible|supported|appropriate|fitting)\s+(?:label|answer|option|choice)",
+    r"(?m:^[ \t]*(?:choice|option|decision|selected|selection|pick|verdict|conclusion|vote|final)(?=[ \t]*(?:[:=：]|[-–—][ \t])))",
+    FOREIGN_ANSWER, r"selected|selection|chosen|pick", r"(?:let['’]?s\s+)?go(?:ing)?\s+with", r"it['’]?s(?=\s*\(?[A-Za-z]\)?\s*(?:[.!]|$))",
+]
+_MARKER = re.compile(r"(?<![A-Za-z0-9_-])(?:(?P<strong>" + "|".join(_STRONG) + r")|answer|decision|verdict|conclusion)"
+                     r"(?:(?<![A-Za-z])|(?![A-Za-z0-9_-]))", re.IGNORECASE)
+_FILLER = re.compile(
+    r"(?:\s*(?:is|was|are|would\s+be|should\s+be|will\s+be|must\s+be|remains|stays|becomes|of|as|to|be|here|now|then|"
+    r"therefore|thus|so|probably|likely|most\s+likely|definitely|clearly|certainly|indeed|actually|still|finally|"
+    r"ultimately|overall|unanimously|on|for|upon|with|that|the|letter|option|choice|answer|number|es(?:\s+la|\s+el)?|"
+    r"est(?:\s+la|\s+le)?|ist|è|é(?:\s+(?:a|o)(?=\s+\(?[A-E]\b))?|[:=\-–—>→⇒,'\"“”‘’]|是|为|為|\(\s*\d+\s*/\s*\d+[^)]*\))\s*)*",
+    re.IGNORECASE)
+_NEGATION = re.compile(r"\s*(?:is\s+|would\s+be\s+|should\s+be\s+)?(?:not|n['’]t|never|neither)\b", re.IGNORECASE)
+HYPOTHETICAL = re.compile(
+    r"\b(?:if|unless|might|may|could|tempting|(?:some|many|most)\s+(?:might|would|may)|one\s+might|others?\s+(?:might|"
+    r"may|would)|wrongly|incorrectly|whether|were|otherwise|else|initial(?:ly)?|draft|original|preliminary|tentative|"
+    r"suggest\w*|propos\w*|would\s+(?:also\s+)?be\s+a\s+poor)\b(?:[^.!?;\n]|\.\d)*$", re.IGNORECASE)
+_SENTENCE_BREAK = re.compile(r"(?<!\d)\.|\.(?!\d)|[!?;\n]|\s[—–]\s")
+# "C is correct", "(C) is the best answer", "This is A, not B", "not B but C": the letter comes first.
+_LETTER_FIRST = re.compile(
+    r"(?:\b(?:option|choice|answer)\s+\(?([A-Za-z])\)?|\(([A-Za-z])\)|(?<![\w'’-])([A-Z])\)?)(?:\s*\([^)]*\))?\s+(?:is|remains|"
+    r"seems|looks|would\s+be|must\s+be)\s+(?:the\s+)?(?:most\s+(?:likely|appropriate)\s+|best\s+|only\s+)?(?:correct|right|"
+    r"best|answer|true|most\s+appropriate|the\s+one|better|preferred)\b(?!\s+(?:for|if|when|in\s+a|than\s+nothing))"
+    r"|(?:^|(?<=[\s(]))(?<![Nn]ot\s)(?:(?:this\s+is|it['’]?s|so)\s+)?\(?([A-E])\)?,?\s+not\s+\(?[A-E]\)?(?![\w'’-])"
+    r"|(?<!not\s)\bnot\s+\(?[A-E]\)?,?\s+but\s+\(?([A-E])\)?(?![\w'’-])", re.MULTILINE)
+# A letter standing as a value: "(C)", "[C]", "option C", "C." and a lower-case one only when it stands alone.
+_LETTER = re.compile(r"\s*(?:(?i:option|choice|letter|letra|opci[oó]n|op[cç][aã]o|alternativa|विकल्प|选项|الخيار)\s*)?"
+                     r"(?:[(\[]\s*(?P<b>[A-Za-z])\s*[)\]]|(?P<u>[A-Z])(?![\w’]|'\w|-\w)|(?P<l>[a-z])(?=\s*(?:[).:;,!?]|$|\s+[-–—]|"
+                     r"\s+(?:because|since|as|given|due)\b)))")
+_ANOTHER = re.compile(r"\s*(?:,|/|&|\(?\s*\bor\b|\band\b|\band/or\b|\bvs\.?|\bversus\b|\.\s*or\b)\s*(?:option\s+|choice\s+|"
+                      r"possibly\s+|maybe\s+|perhaps\s+)?(?:[(\[]\s*([A-Za-z])\s*[)\]]|([A-E])(?![\w'’]))")
+_OR_LATER = re.compile(r"(?:\bor\b|\band\b|/|&|\botherwise\b|\belse\b|\bunless\b)\s*,?\s*(?:option\s+)?(?:\(([A-Za-z])\)|([A-E])\b(?![\w'’]))")
+_TEXT_ENDS = re.compile(r"\s*(?:[,;(]|\s[-–—]\s|\.(?:\s|$)|\b(?:because|since|as|given|due\s+to|which|as\s+the)\b)",
+                        re.IGNORECASE)
+_REFUSAL_VALUE = re.compile(r"\s*(?:null|none|n/?a|unknown|-|cannot\b|can['’]t\b|unable\b|no\s+answer|undetermined)",
+                            re.IGNORECASE)
+# The first or last line is a letter: "C", "(B) Insulin", "B. Because ...", "So: D.", "That leaves A."
+_EDGE = re.compile(r"^\s*(?:=+>|-+>|»)?\s*(?:(?:so|thus|hence|therefore|overall|in\s+summary|in\s+conclusion|that\s+leaves|"
+                   r"leaving|which\s+leaves|answer)\b[\s,:]*)?(?=(?:option\s+|choice\s+)?\(?\s*[A-Za-z]\s*(?:\)|\.|:|,|\s+[-–—]|"
+                   r"\s*$|\s*(?:,|&|/|\band\b|\bor\b)|(?=\s+(?:rather\s+than|over|not|instead\s+of|is\s+(?:the\s+)?(?:answer|"
+                   r"correct|right|best))\b)))", re.IGNORECASE)
+OPTION_LIST = re.compile(r"(?:^|(?<=[.!?]\s))\s*(?:option\s+|choice\s+)?\(?([A-E])\s*[.:)]\s", re.MULTILINE | re.IGNORECASE)
+NEGATED_AFTER = re.compile(
+    r"^\s*(?:\([^)]*\)\s*)?(?:(?:is|are|was|were|would\s+be|seems|remains|does|do|would|can|could|should)\s+(?:not|never)\b"
+    r"|(?:isn|aren|wasn|doesn|don|wouldn|can|couldn|shouldn)['’]?t\b|(?:(?:is|are|was|would\s+be|seems|remains|looks)\s+)?"
+    r"(?:also\s+)?(?:incorrect|wrong|unlikely|less\s+likely|inappropriate|ruled\s+out|excluded|out\b|contraindicated|reserved|"
+    r"insufficient|irrelevant|a\s+distractor|too\s+\w+|a\s+poor|not\s+(?:first|the|indicated|appropriate|correct|right|needed))"
+    r"|(?:has|have)\s+no\b|(?:acts|works)\s+(?:far\s+)?too|would\s+(?:only|be\s+(?:appropriate|correct|right|reasonable|"
+    r"preferred|considered)\s+(?:if|only|when|in)\b)|can\s+be\s+excluded|is\s+used\s+for|is\s+for\b)", re.IGNORECASE)
+REVISION = re.compile(r"\b(?:edit|update|wait|actually|on\s+(?:second\s+thought|reflection)|correct(?:ion|ed)|"
+                      r"reconsider\w*|re-?reading|scratch\s+that|changing|change\s+my|revis\w*|updated|amended|"
+                      r"instead|however)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One place the reply states an answer: its position, kind, and value (an option key or a reason)."""
+
+    at: int
+    kind: str
+    value: str
+    end: int = 0
+
+
+def value(text: str, options: dict[str, str], *, whole: bool = False) -> str | None:
+    """What a statement's text says: an option key, AMBIGUOUS, CONFLICT, REFUSED, or None for nothing.
+    `whole`: the text is an answer line's value, so any option text in it counts; otherwise an option's
+    text must open it (a marker inside a running sentence)."""
+    keys = {key.upper(): key for key in options}
+    letter = _LETTER.match(text)
+    if letter and letter.group("u") and re.match(r"[AI]\s+[a-z0-9']", text[letter.start("u"):]) and not re.match(
+            r"A\s+(?:is|was|because|as|since)\b", text[letter.start("u"):]):
+        letter = None  # "A 45-year-old ...", "I think ..."
+    first = text.split("\n", 1)[0]
+    trailing = None if letter else re.search(r"^(.{2,60}?)\s*[(\[]([A-Za-z])[)\]]\s*[.!]?\s*$", _TEXT_ENDS.split(first, 1)[0])
+    if letter or trailing:  # "(B) Insulin", "B", or "ectopic ACTH (B)"
+        key = keys.get((trailing.group(2) if trailing else next(g for g in letter.group("b", "u", "l") if g)).upper())
+        if key is None:
+            return None  # "Answer: (X) option text" echoed from the prompt, or a letter this question lacks
+        rest = "" if trailing else text[letter.end():]
+        clause = trailing.group(1) if trailing else _TEXT_ENDS.split(rest.lstrip(" )].:–—-").split("\n", 1)[0], maxsplit=1)[0]
+        others = [m.group(1) or m.group(2) for m in (_ANOTHER.match(rest), *_OR_LATER.finditer(rest[:80])) if m]
+        if any(keys.get(o.upper(), key) != key for o in others) or (
+                re.search(r"\b(?:or|and/or)\b", clause) and len(options_meant(clause, options)) > 1):
+            return AMBIGUOUS
+        meant = options_meant(clause, options) or options_touched(clause, options)
+        return CONFLICT if meant and key not in meant else key
+    if whole:
+        if _REFUSAL_VALUE.match(text):
+            return REFUSED
+        short = _TEXT_ENDS.split(text, maxsplit=1)[0]
+        for part in (short, text) if len(text.split()) <= 12 else (short,):
+            if len(meant := options_meant(part, options)) == 1:
+                return meant.pop()
+        return AMBIGUOUS
+    clause = _TEXT_ENDS.split(first[:400], maxsplit=1)[0]
+    head = [w for w in tokens(clause) if w not in ("the", "a", "an", "to")] or [""]
+    found = [(len(w), key) for key, w in ((k, [t for t in tokens(v) if t not in ("the", "a", "an", "to")]) for k, v in options.items())
+             if w and set(head[:len(w)]) == set(w) and (len(head) == len(w) or head[len(w)] != w[-1])]
+    if not found and len(head) == 1 and len(meant := options_meant(clause, options)) == 1:
+        found = [(0, meant.pop())]  # "The answer is MODY."
+    if not found:
+        return None
+    return AMBIGUOUS if re.search(r"\b(?:or|and/or)\b", clause) and len(options_meant(clause, options)) > 1 else max(found)[1]
+
+
+def statements(body: str, options: dict[str, str], *, truncated: bool = False) -> list[Statement]:
+    """Every statement in `body`, in order."""
+    found = [*_answer_lines(body, options), *_declarations(body, options), *_edges(body, options)]
+    return sorted(found, key=lambda s: (s.at, s.kind != CONTRACT))
+
+
+def _answer_lines(body: str, options: dict[str, str]) -> list[Statement]:
+    lines = []
+    for match in _LINE.finditer(body):
+        text = match.group("value").strip()
+        if not text:  # "Answer:" with the answer on the next line
+            text = next((line.strip() for line in body[match.end():].splitlines() if line.strip()), "")
+            if _LINE.match(text):
+                continue
+        said = value(text, options, whole=True)
+        if said is not None:
+            lines.append(Statement(match.start(), CONTRACT, said, match.start("value")))
+    return lines
+
+
+def _declarations(body: str, options: dict[str, str]) -> list[Statement]:
+    found = []
+    for match in _MARKER.finditer(body):
+        before = body[max(0, match.start() - 200):match.start()]
+        if HYPOTHETICAL.search(_SENTENCE_BREAK.split(before)[-1]) or _NEGATION.match(body, match.end()):
+            continue
+        start = _FILLER.match(body, match.end()).end()  # type: ignore[union-attr]
+        said = None if _NEGATION.match(body, start) else value(body[start:start + 400], options)
+        strong = match.group("strong") is not None or REVISION.search(before[-120:]) is not None
+        if said is not None or (strong and ":" in body[match.end():start] and "\n" not in body[match.end():start + 1]):
+            found.append(Statement(match.start(), STRONG if strong else WEAK, said or UNREAD, match.end()))
+    for match in _LETTER_FIRST.finditer(body):
+        letter = next(g for g in match.groups() if g).upper()
+        sentence = _SENTENCE_BREAK.split(body[max(0, match.start() - 200):match.start()])[-1]
+        if letter in {k.upper() for k in options} and not HYPOTHETICAL.search(sentence):
+            found.append(Statement(match.start(), STRONG, {k.upper(): k for k in options}[letter], match.end()))
+    lines = [line for line in body.strip().splitlines() if line.strip()]
+    labelled = re.match(r"^\s*[^:\n]{2,60}[:：]\s*(\(?[A-E]\)?\s*(?:[-–—.)]\s*(.*?))?)\s*[.!]?\s*$", lines[-1]) if lines else None
+    if labelled and value(labelled.group(1), options, whole=True) in options:  # "Best next step: A"
+        found.append(Statement(len(body) - len(lines[-1]), STRONG, value(labelled.group(1), options, whole=True) or ""))
+    return found
+
+
+def _edges(body: str, options: dict[str, str]) -> list[Statement]:
+    """The reply opens, or ends, on its answer: a letter, or one option restated ("C) Cross-linking of DNA")."""
+    lines = [line for line in body.strip().splitlines() if line.strip()]
+    if not lines:
+        return []
+    found = []
+    quoted = sum(restates(line, options) is not None for line in lines[:len(options) + 2])
+    if len(set(OPTION_LIST.findall(body))) < 2 or (restates(lines[0], options) and quoted < 2):
+        said = _edge_value(lines[0], options)
+        if said is not None:
+            found.append(Statement(-1, WEAK, said))
+    if len(lines) > 1 and restates(lines[-2], options) and restates(lines[-1], options):
+        return found  # the reply ends on a list of options
+    for line in dict.fromkeys((lines[-1], re.split(r"(?<=[.!?])\s+", lines[-1].strip())[-1])):
+        said = _edge_value(line, options, closing=True)
+        if said is not None:
+            found.append(Statement(len(body), WEAK, said))
+            break
+    return found
+
+
+def restates(line: str, options: dict[str, str]) -> str | None:
+    """The option a line is only the letter of, or the letter and text of: "E", "(E) Empagliflozin."."""
+    match = re.fullmatch(r"\s*(?:option\s+|choice\s+)?\(?\s*([A-Za-z])\s*(?:[.):]\s*(.*?))?\s*[.!]?\s*", line, re.I)
+    key = {k.upper(): k for k in options}.get(match.group(1).upper()) if match else None
+    if key is None or (match.group(1).islower() and not re.search(r"[().:]", line)):  # type: ignore[union-attr]
+        return None
+    return key if not match.group(2) or set(words(match.group(2))) == set(words(options[key])) else None  # type: ignore[union-attr]
+
+
+def _edge_value(line: str, options: dict[str, str], *, closing: bool = False) -> str | None:
+    edge = _EDGE.match(line)
+    if edge is None:
+        return None if closing else _yes_no_opening(line, options)
+    rest = line[edge.end():]
+    if NEGATED_AFTER.match(re.sub(r"^\s*(?:option\s+|choice\s+)?\(?\s*[A-Za-z]\s*\)?", "", rest)[:60]):
+        return None  # "(C) is incorrect; ..."
+    said = value(rest, options, whole=True)
+    if closing and said in options and not restates(rest, options):
+        return None  # a closing line names its option and nothing else
+    return said if said in options or said == AMBIGUOUS else None
+
+
+def _yes_no_opening(first: str, options: dict[str, str]) -> str | None:
+    """A yes/no/maybe question answered by the reply's first word: "Yes.", "No, the trial ...", "Probably not"."""
+    yes_no = {v.strip().lower(): k for k, v in options.items() if v.strip().lower() in ("yes", "no", "maybe")}
+    if not yes_no:
+        return None
+    first = re.sub(r"^\s*(?:probably|likely|most\s+likely)\s+not\b", "no", first, flags=re.IGNORECASE)
+    first = re.sub(r"^\s*(?:i['’]?d\s+say|i\s+would\s+say|(?:most\s+)?likely|probably|in\s+short)\s*,?\s*", "", first,
+                   flags=re.IGNORECASE)
+    first = re.sub(r"^\s*(\w+)(?=[\s.,!])", lambda m: YES_NO_WORDS.get(m.group(1).lower(), m.group(1)), first)
+    word = re.match(r"\s*[\[(]?\s*(yes|no|maybe)\b\s*[\])]?(?!\s+(?:significant|difference|evidence|effect|association|"
+                    r"change|one|more|longer|data|clear|statistically))", first, re.IGNORECASE)
+    if word is None or word.group(1).lower() not in yes_no:
+        return None
+    return AMBIGUOUS if re.match(r"\s*(?:or|/|and)\s*(?:yes|no|maybe)\b", first[word.end():], re.I) else yes_no[word.group(1).lower()]
