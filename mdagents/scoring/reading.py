@@ -1,12 +1,12 @@
-"""Grading one reply: what option the model committed to, or why it committed to none.
+"""Grading one reply: the option the model committed to, or why it committed to none.
 
-1. The contract line (`Answer: (X) option text`, last one first; structured answers arrive as one).
-2. When the reply has no contract line, the free-text fallback (fallback.py), whose every step
-   accepts only an answer nothing else in the reply contradicts.
-3. Truncation is what the provider said (`finish_reason` "length"/"max_tokens"), never guessed from
-   the text: a cut reply counts only a committed answer that came before the cut.
-Every no-answer has a reason: conflict, ambiguous, truncated, refused or none. The optional LLM
-extractor (llm_extractor.py) reads what is left and its reply goes through `read_answer` too.
+The reply's statements (statements.py) are weighed by kind: the last answer line (`Answer: (X) text`,
+the contract; structured answers arrive as one) binds before any declaration in free text, and a
+declaration before the reply's first or last line. An earlier statement of another option that the
+reply never revised, or a hedge after the last one, leaves no answer. A reply that states nothing is
+read for the one option it names and does not rule out (mentions.py). Truncation is what the provider
+said (`finish_reason`), never guessed from the text. Every no-answer has a reason: conflict,
+ambiguous, truncated, refused or none; the optional LLM extractor reads those through `read_answer`.
 """
 
 from __future__ import annotations

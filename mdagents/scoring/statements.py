@@ -44,7 +44,6 @@ _FILLER = re.compile(
     r"ultimately|overall|unanimously|on|for|upon|with|that|the|letter|option|choice|answer|number|es(?:\s+la|\s+el)?|"
     r"est(?:\s+la|\s+le)?|ist|è|é(?:\s+(?:a|o)(?=\s+\(?[A-E]\b))?|[:=\-–—>→⇒,'\"“”‘’]|是|为|為|\(\s*\d+\s*/\s*\d+[^)]*\))\s*)*",
     re.IGNORECASE)
-_NEGATION = re.compile(r"\s*(?:is\s+|would\s+be\s+|should\s+be\s+)?(?:not|n['’]t|never|neither)\b", re.IGNORECASE)
 HYPOTHETICAL = re.compile(
     r"\b(?:if|unless|might|may|could|tempting|(?:some|many|most)\s+(?:might|would|may)|one\s+might|others?\s+(?:might|"
     r"may|would)|wrongly|incorrectly|whether|were|otherwise|else|initial(?:ly)?|draft|original|preliminary|tentative|"
@@ -162,10 +161,10 @@ def _declarations(body: str, options: dict[str, str]) -> list[Statement]:
     found = []
     for match in _MARKER.finditer(body):
         before = body[max(0, match.start() - 200):match.start()]
-        if HYPOTHETICAL.search(_SENTENCE_BREAK.split(before)[-1]) or _NEGATION.match(body, match.end()):
+        if HYPOTHETICAL.search(_SENTENCE_BREAK.split(before)[-1]):
             continue
         start = _FILLER.match(body, match.end()).end()  # type: ignore[union-attr]
-        said = None if _NEGATION.match(body, start) else value(body[start:start + 400], options)
+        said = value(body[start:start + 400], options)
         strong = match.group("strong") is not None or REVISION.search(before[-120:]) is not None
         if said is not None or (strong and ":" in body[match.end():start] and "\n" not in body[match.end():start + 1]):
             found.append(Statement(match.start(), STRONG if strong else WEAK, said or UNREAD, match.end()))

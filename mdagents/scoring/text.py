@@ -10,8 +10,6 @@ import difflib
 import re
 import unicodedata
 
-# ---------------------------------------------------------------- step 1: reasoning blocks
-
 _CLOSE_REASONING = re.compile(r"</(?:think|thinking|reasoning|thought|scratchpad)>|<\|end_of_thought\|>", re.I)
 _OPEN_REASONING = re.compile(r"<(?:think|thinking|reasoning|thought|scratchpad)>|<\|begin_of_thought\|>", re.I)
 
@@ -24,8 +22,6 @@ def after_reasoning(text: str) -> str:
     if _OPEN_REASONING.search(text):
         return ""
     return text
-
-# ---------------------------------------------------------------- cleaning
 
 
 YES_NO_WORDS = {"forse": "maybe", "sì": "yes", "oui": "yes", "sí": "yes", "si": "yes", "sim": "yes", "ja": "yes", "是": "yes", "نعم": "yes",
@@ -113,8 +109,6 @@ FOREIGN_ANSWER = (r"(?:respuesta|r[ée]ponse|antwort|resposta|risposta|alternati
                    r"(?:\s+(?:correcta|correcte|correta|corretta|richtig|final|finale|définitive))?")
 
 
-# ---------------------------------------------------------------- letters inside names
-
 # "vitamin A", "hepatitis B", "type A", "class C", "Group B strep": the capital belongs to a name and is
 # joined to it ("vitamin_A") in replies and option texts alike, so no step can read it as an option letter.
 _NAME_LETTER = re.compile(
@@ -135,8 +129,6 @@ def plain(text: str) -> str:
 def plain_options(options: dict[str, str]) -> dict[str, str]:
     return {key: join_name_letters(clean(value)).strip() for key, value in options.items()}
 
-
-# ---------------------------------------------------------------- option texts, tolerantly
 
 _STOPWORDS = frozenset("the a an of and or with in to for on by at from as is de la el los las del des du le les y e et "
                        "da do di der die das und".split())
@@ -170,36 +162,23 @@ def _close(a: str, b: str) -> bool:
 
 
 def _abbreviates(short: str, option: str) -> bool:
-    """`short` is an abbreviation of `option`: "NAC" N-acetylcysteine, "TMP-SMX", "CTPA", "V/Q scan"."""
-    pieces = [p for p in re.split(r"[-/ ]+", short) if p]
+    """`short` abbreviates `option`: each word in order gives its first letter and maybe a few more ("NAC",
+    N-acetylcysteine; "TMP-SMX"; "CTPA"; "ACEi")."""
+    letters = re.sub(r"[-/ ]+", "", short)
     long = [w for w in re.split(r"[\s/–—-]+", option.lower()) if w and w not in _STOPWORDS]
-    if not pieces or not all(p.isalnum() for p in pieces) or len(short.replace(" ", "")) < 2:
-        return False
-    if not any(p.isupper() for p in pieces):
-        return False
-    if len(pieces) == len(long) and all(w.startswith(p.lower()[0]) and _subsequence(p.lower(), w)
-                                        for p, w in zip(pieces, long, strict=True)):
-        return True  # TMP-SMX, V/Q
-    letters = "".join(pieces).lower()
-    return _initials_match(letters, long)
+    return len(letters) >= 2 and letters.isalnum() and sum(c.isupper() for c in letters) >= 2 and _initials(letters.lower(), long)
+
+
+def _initials(letters: str, long: list[str]) -> bool:
+    if not long or not letters:
+        return not long and not letters
+    return letters[0] == long[0][0] and any(_subsequence(letters[:n], long[0]) and _initials(letters[n:], long[1:])
+                                            for n in range(1, min(len(letters), len(long[0])) + 1))
 
 
 def _subsequence(short: str, word: str) -> bool:
     it = iter(word)
     return all(ch in it for ch in short)
-
-
-def _initials_match(letters: str, long: list[str]) -> bool:
-    """Each word, in order, gives its first letter and perhaps a few more of its letters: NAC, CTPA, ACEi."""
-    if not long or not letters:
-        return not long and not letters
-    word = long[0]
-    if letters[0] != word[0]:
-        return False
-    for size in range(1, min(4, len(letters)) + 1):
-        if _subsequence(letters[:size], word) and _initials_match(letters[size:], long[1:]):
-            return True
-    return False
 
 
 def options_meant(fragment: str, options: dict[str, str]) -> set[str]:
