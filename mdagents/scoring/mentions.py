@@ -23,7 +23,8 @@ UNDECIDED = re.compile(
     r"not\s+enough\s+information|(?:cannot|can['’]t|unable\s+to)\s+(?:determine|choose|pick|decide|tell|commit|select)|"
     r"accept\s+either|either\s+could\s+be|(?:both|either)\s+(?:are|is|could\s+be|seem|would\s+be)\s+(?:equally\s+)?"
     r"(?:defensible|reasonable|correct|right|acceptable|plausible|possible|valid)|torn\s+between|somewhere\s+between|"
-    r"(?:won['’]?t|will\s+not)\s+(?:choose|commit|pick)|would\s+not\s+commit|depend(?:s|ing)\s+on\s+which|before\s+committing|"
+    r"(?:won['’]?t|will\s+not)\s+(?:choose|commit|pick)|(?:would\s+not|wouldn['’]t)\s+commit|"
+    r"(?:could\s+not|couldn['’]t|did\s+not|didn['’]t|failed\s+to)\s+reach|depend(?:s|ing)\s+on\s+which|before\s+committing|"
     r"not\s+yet\s+(?:reached|decided|agreed)|no\s+consensus|without\s+(?:a\s+)?consensus|undecided|"
     r"none\s+of\s+the\s+(?:listed\s+|given\s+)?(?:options|answers|choices)\s+(?:is|are|fits?))\b", re.IGNORECASE)
 _TWO_OFFERED = re.compile(  # "either B or A", "B or D", "both A and C", "A/B" (not "neither ... nor")
@@ -77,22 +78,29 @@ def _texts_named(text: str, options: dict[str, str], *, offers: list[str] | None
 
 
 def read_mentions(body: str, options: dict[str, str]) -> tuple[str | None, str]:
-    """(option key or AMBIGUOUS, step), or (None, "none")."""
+    """(option key or AMBIGUOUS, step), or (None, "none"). The option must be named in the first or the last
+    sentence: a reply that states no answer commits, if at all, where it opens or where it concludes."""
     offers: list[str] = []
     named = _texts_named(normalise(body), options, offers=offers)
     if offers and not named:
         return AMBIGUOUS, OPTION_TEXT
     if named and (in_doubt(body) or re.search(r"\beither\b", body, re.I)):
         return AMBIGUOUS, OPTION_TEXT
+    sentences = [s for s in re.split(r"(?<=[.!?。])\s+|\n", body.strip()) if s.strip()] or [""]
+    last = sentences[-1]
     if len(named) > 1 and len(set(OPTION_LIST.findall(body))) < 2:  # several named: the ones in the conclusion
-        last = [s for s in re.split(r"(?<=[.!?。])\s+|\n", body.strip()) if s.strip()][-1:]
-        named = _texts_named(normalise(last[0]), options) if last else []
+        named = _texts_named(normalise(last), options)
     letter = _letter(body, options)
+    said, step = (None, "none")
     if len(named) == 1:
-        return (AMBIGUOUS if letter not in (None, named[0]) else named[0]), OPTION_TEXT
-    if not named and (yes_no := _yes_no_word(body, options)) is not None:
-        return yes_no, OPTION_TEXT
-    return (letter, LETTER) if letter is not None else (None, "none")
+        said, step = (AMBIGUOUS if letter not in (None, named[0]) else named[0]), OPTION_TEXT
+    elif not named and (yes_no := _yes_no_word(body, options)) is not None:
+        said, step = yes_no, OPTION_TEXT
+    elif letter is not None:
+        said, step = letter, LETTER
+    concluded = said not in options or any(normalise(options[said]) in normalise(end) or re.search(
+        rf"(?<![\w'’-])\(?{said}\)?(?![\w'’-])", end) for end in (sentences[0], last))
+    return (said, step) if concluded else (None, "none")
 
 
 def _offered_with_another(text: str, start: int, end: int, key: str, options: dict[str, str]) -> bool:
@@ -129,20 +137,25 @@ def _letter(body: str, options: dict[str, str]) -> str | None:
     return named.pop() if named else None
 
 
+_YES_NO_SAID = re.compile(
+    r"(?<![\w-])(?<!not )(?<!says )(?<!say )(?<!said )(yes|no|maybe)\s*(?:[.!:;—–]|$)|\b(?:so|thus|hence|therefore|overall|"
+    r"in\s+short|in\s+summary|short\s+answer|suggests?|indicates?|supports?|i\s+would\s+say|i['’]d\s+say)\s*[,:]?\s*"
+    r"(yes|no|maybe)\b(?!\s+(?:significant|difference|evidence|effect|association|change))", re.IGNORECASE | re.MULTILINE)
+
+
 def _yes_no_word(body: str, options: dict[str, str]) -> str | None:
-    """Yes/no/maybe questions: one of the three words ending a clause ("The evidence suggests maybe.")."""
+    """Yes/no/maybe questions: one of the three words ending a clause ("The evidence suggests maybe."); another
+    one given under a condition ("if per protocol, yes; in the intention-to-treat analysis, no") is ambiguous."""
     yes_no = {normalise(v): k for k, v in options.items() if normalise(v) in ("yes", "no", "maybe")}
     if not yes_no:
         return None
     if UNDECIDED.search(body):
         return AMBIGUOUS
-    plain = " ".join(s for s in re.split(r"(?<=[.;!?])\s+|\n", body)
-                     if not re.search(r"\b(?:if|would(?!\s+say)|between|whether|either)\b", s, re.I)
-                     and not re.fullmatch(r"\s*\(?[A-Ca-c][.)]\s*(?:yes|no|maybe)\s*", s, re.I))  # "C) maybe": listed
-    found = {m.group(1).lower() for m in re.finditer(r"(?<![\w-])(?<!not )(?<!says )(?<!say )(?<!said )(yes|no|maybe)\s*(?:[.!:—–]|$)", plain, re.I | re.M)}
-    found |= {m.group(1).lower() for m in re.finditer(
-        r"\b(?:so|thus|hence|therefore|overall|in\s+short|in\s+summary|short\s+answer|suggests?|indicates?|supports?|"
-        r"i\s+would\s+say|i['’]d\s+say)\s*[,:]?\s*(yes|no|maybe)\b(?!\s+(?:significant|difference|evidence|effect|"
-        r"association|change))", plain, re.I)}
-    found &= set(yes_no)
-    return (AMBIGUOUS if len(found) > 1 else yes_no[found.pop()]) if found else None
+    sentences = [s for s in re.split(r"(?<=[.;!?])\s+|\n", body)
+                 if not re.fullmatch(r"\s*\(?[A-Ca-c][.)]\s*(?:yes|no|maybe)\s*", s, re.I)]  # "C) maybe": listed
+    supposed = {s for s in sentences if re.search(r"\b(?:if|would(?!\s+say)|between|whether|either)\b", s, re.I)}
+    found, conditional = ({(m.group(1) or m.group(2)).lower() for m in _YES_NO_SAID.finditer(" ".join(part))} & set(yes_no)
+                          for part in ([s for s in sentences if s not in supposed], supposed))
+    if len(found) > 1 or (found and conditional - found):
+        return AMBIGUOUS
+    return yes_no[found.pop()] if found else None

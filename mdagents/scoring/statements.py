@@ -33,7 +33,8 @@ _STRONG = [
     r"(?:\s+(?:after|following|upon|on)(?:\s+[\w-]+){1,3}(?=\s*:))?",
     r"(?:the\s+)?(?:only\s+)?(?:remaining|last\s+standing)\s+(?:option|answer|choice)",
     r"(?:most\s+)?(?:defensible|supported|appropriate|fitting)\s+(?:label|answer|option|choice)",
-    r"(?m:^[ \t]*(?:choice|option|decision|selected|selection|pick|verdict|conclusion|vote|final)(?=[ \t]*(?:[:=：]|[-–—][ \t])))",
+    r"(?m:(?:^|(?<=[.!?]\s))[ \t]*(?:choice|option|decision|selected|selection|pick|verdict|conclusion|vote|final|correction|corrected|edit|"
+    r"update[sd]?|revised|revision)(?=[ \t]*(?:[:=：]|[-–—][ \t])))",
     FOREIGN_ANSWER, r"selected|selection|chosen|pick", r"(?:let['’]?s\s+)?go(?:ing)?\s+with", r"it['’]?s(?=\s*\(?[A-Za-z]\)?\s*(?:[.!]|$))",
 ]
 _MARKER = re.compile(r"(?<![A-Za-z0-9_-])(?:(?P<strong>" + "|".join(_STRONG) + r")|answer|decision|verdict|conclusion)"
@@ -113,10 +114,13 @@ def value(text: str, options: dict[str, str], *, whole: bool = False) -> str | N
         rest = "" if trailing else text[letter.end():]
         clause = trailing.group(1) if trailing else _TEXT_ENDS.split(rest.lstrip(" )].:–—-").split("\n", 1)[0], maxsplit=1)[0]
         others = [m.group(1) or m.group(2) for m in (_ANOTHER.match(rest), *_OR_LATER.finditer(rest[:80])) if m]
+        others += re.findall(r"[(\[]([A-Za-z])[)\]]", rest.split("\n", 1)[0][:60]) if whole else []  # "(B) if stable, (C) if not"
         if any(keys.get(o.upper(), key) != key for o in others) or (
                 re.search(r"\b(?:or|and/or)\b", clause) and len(options_meant(clause, options)) > 1):
             return AMBIGUOUS
-        meant = options_meant(clause, options) or options_touched(clause, options)
+        line = rest.lstrip(" )].:–—-").split("\n", 1)[0].rstrip(" .")
+        exact = {k for k, v in options.items() if words(line) and words(v) == words(line)}  # in order: "Decreased PTH, increased calcium"
+        meant = exact or options_meant(clause, options) or options_touched(clause, options)
         return CONFLICT if meant and key not in meant else key
     if whole:
         if _REFUSAL_VALUE.match(text):
