@@ -25,11 +25,11 @@ UNDECIDED = re.compile(
     r"(?:defensible|reasonable|correct|right|acceptable|plausible|possible|valid)|torn\s+between|somewhere\s+between|"
     r"(?:won['’]?t|will\s+not)\s+(?:choose|commit|pick)|(?:would\s+not|wouldn['’]t)\s+commit|"
     r"(?:could\s+not|couldn['’]t|did\s+not|didn['’]t|failed\s+to)\s+reach|depend(?:s|ing)\s+on\s+which|before\s+committing|"
-    r"not\s+yet\s+(?:reached|decided|agreed)|no\s+consensus|without\s+(?:a\s+)?consensus|undecided|"
+    r"not\s+yet\s+(?:reached|decided|agreed)|no\s+consensus|without\s+(?:a\s+)?consensus|undecided|(?:a|is\s+)tie[ds]?|"
     r"none\s+of\s+the\s+(?:listed\s+|given\s+)?(?:options|answers|choices)\s+(?:is|are|fits?))\b", re.IGNORECASE)
 _TWO_OFFERED = re.compile(  # "either B or A", "B or D", "both A and C", "A/B" (not "neither ... nor")
     r"(?<!neither )(?:\b(?:either|both)\s+)?(?:option\s+)?\(?\b([A-E])\b\)?\s*(?:or|/|and/or)\s*(?:option\s+)?"
-    r"\(?\b([A-E])\b\)?(?![\w'’-])|\b(?i:both)\s+\(?([A-E])\)?\s+and\s+\(?([A-E])\)?(?![\w'’-])")
+    r"\(?\b([A-E])\b\)?(?![\w'’-])|\b(?i:both|between)\s+\(?([A-E])\)?\s+and\s+\(?([A-E])\)?(?![\w'’-])")
 _MENTION = re.compile(
     r"\(\s*([A-Za-z])\s*\)|(?<![\w(])([A-Z])\)|\b(?:option|choice|answer|letter)\s+\(?([A-Za-z])\b\)?"
     r"|^\s*([A-Z])[.:)]?\s*(?:[-–—]\s|$|(?=\s+(?:is|would|seems|does|and|or)\b))|(?<![\w'’-])([A-Z])(?=\s*(?:[.!?]\s*$|$))",

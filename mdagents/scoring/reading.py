@@ -124,9 +124,11 @@ def _decide(found: list[Statement], body: str, options: dict[str, str], *, trunc
                 and not REVISION.search(body, max(earlier.at, 0), max(final.at, final.end))):
             return CONFLICT if contract else AMBIGUOUS
     if contract:  # a declaration before the answer lines ("The correct answer is (C)"), unless itself in doubt
-        prior = _decide([s for s in found if s.kind != CONTRACT and 0 <= s.at < contract[0].at], body, options)
-        if prior in options and prior != final.value and not REVISION.search(body, 0, final.end):
-            return CONFLICT
+        before = [s for s in found if s.kind != CONTRACT and 0 <= s.at < contract[0].at]
+        prior = _decide(before, body, options)
+        said = [s for s in before if s.value == prior]
+        if prior in options and prior != final.value and not REVISION.search(body, said[-1].end, final.end):
+            return CONFLICT  # "I therefore revise my answer to Class IV." then "Answer: (B) Class III"
     if not contract:
         return AMBIGUOUS if final.value in (*options, NONE) and UNDECIDED.search(body, max(final.at, 0)) else final.value
     tail = body[final.at:].split("\n", 1)[1] if "\n" in body[final.at:] else ""

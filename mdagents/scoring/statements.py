@@ -48,6 +48,7 @@ _FILLER = re.compile(
 HYPOTHETICAL = re.compile(
     r"\b(?:if|unless|might|may|could|tempting|(?:some|many|most)\s+(?:might|would|may)|one\s+might|others?\s+(?:might|"
     r"may|would)|wrongly|incorrectly|whether|were|otherwise|else|initial(?:ly)?|draft|original|preliminary|tentative|"
+    r"earlier|previous(?:ly)?|prior|"
     r"suggest\w*|propos\w*|would\s+(?:also\s+)?be\s+a\s+poor)\b(?:[^.!?;\n]|\.\d)*$", re.IGNORECASE)
 _SENTENCE_BREAK = re.compile(r"(?<!\d)\.|\.(?!\d)|[!?;\n]|\s[—–]\s")
 # "C is correct", "(C) is the best answer", "This is A, not B", "not B but C": the letter comes first.
@@ -125,6 +126,8 @@ def value(text: str, options: dict[str, str], *, whole: bool = False) -> str | N
     if whole:
         if _REFUSAL_VALUE.match(text):
             return REFUSED
+        if len({value(part, options) for part in re.split(r"[,;]|\bbut\b", first)} - {None}) > 1:
+            return AMBIGUOUS  # "yes for screening, no for diagnosis"
         short = _TEXT_ENDS.split(text, maxsplit=1)[0]
         for part in (short, text) if len(text.split()) <= 12 else (short,):
             if len(meant := options_meant(part, options)) == 1:
@@ -170,7 +173,7 @@ def _declarations(body: str, options: dict[str, str]) -> list[Statement]:
         start = _FILLER.match(body, match.end()).end()  # type: ignore[union-attr]
         said = value(body[start:start + 400], options)
         strong = match.group("strong") is not None or REVISION.search(before[-120:]) is not None
-        if said is not None or (strong and ":" in body[match.end():start] and "\n" not in body[match.end():start + 1]):
+        if said is not None or (":" in body[match.end():start] and "\n" not in body[match.end():start + 1]):
             found.append(Statement(match.start(), STRONG if strong else WEAK, said or UNREAD, match.end()))
     for match in _LETTER_FIRST.finditer(body):
         letter = next(g for g in match.groups() if g).upper()

@@ -38,9 +38,15 @@ CORPORA = [HERE / "replies.jsonl", HERE / "replies_second.jsonl", HERE / "replie
 # 6 silent mis-grades (an answer line naming two options under conditions, a "Correction:" after the answer line,
 # an option text matching another option only in word order, conditional yes/no, votes reported in words, a
 # hedged "could be X or Y"); mentions now count only when named in the reply's first or last sentence.
+# `replies_seventh` (256, a seventh author, USMLE and Indian-exam styles, many paraphrase-only answers) was first
+# measured after that: 89.1% exact, 5 silent mis-grades (a tie declared in words, a two-part yes/no answer line, an
+# unreadable "The answer: heart muscle." read from the reasoning, "I revise my answer to Class IV" then "Answer: (B)
+# Class III"); a fifth was the same disputed pattern as above (a consistent answer line after a calculation that
+# pointed elsewhere: relabelled C).
 FLOORS = {"replies.jsonl": 0.99, "replies_second.jsonl": 0.99, "replies_third.jsonl": 0.98,
           "replies_blind.jsonl": 0.90, "replies_heldout.jsonl": 0.97, "replies_final.jsonl": 0.98,
-          "replies_untouched.jsonl": 0.98, "replies_fresh.jsonl": 0.92, "replies_sixth.jsonl": 0.94}
+          "replies_untouched.jsonl": 0.98, "replies_fresh.jsonl": 0.92, "replies_sixth.jsonl": 0.94,
+          "replies_seventh.jsonl": 0.90}
 
 
 def load(path: Path) -> list[dict]:
