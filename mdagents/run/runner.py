@@ -35,10 +35,15 @@ from mdagents.scoring.llm_extractor import extract_with_llm, worth_extracting
 class QuestionsWaiting:
     """How many questions in flight only wait out a retry delay (a 429's Retry-After, a backoff).
 
-    --concurrency counts the questions at work: one whose calls all wait on the clock lends its
-    place, so a rate-limited question delays itself, not the run. At most twice --concurrency
-    questions are in flight, so a storm of 429s cannot start the whole dataset.
+    --concurrency counts the questions at work: one whose calls wait on the clock lends its place,
+    so a rate-limited question delays itself, not the run. With 5% of requests answered 429 a
+    question spends about as long waiting as working, so at most `LENDING` × --concurrency
+    questions are in flight (twice was too few: new questions waited while 16 places were lent).
+    While the endpoint is saturated (a storm of 429s) nothing is lent: a new question would only
+    meet more 429s, and a storm can never start the whole dataset.
     """
+
+    LENDING = 4  # questions in flight, at most, per --concurrency place
 
     def __init__(self) -> None:
         self.count = 0
@@ -59,8 +64,10 @@ class QuestionsWaiting:
 
         return changed
 
-    def full(self, in_flight: int, concurrency: int) -> bool:
-        return in_flight - self.count >= concurrency or in_flight >= 2 * concurrency
+    def full(self, in_flight: int, concurrency: int, *, storm: bool = False) -> bool:
+        """No room for another question: `concurrency` at work, or the lending cap, or a storm."""
+        lent = 0 if storm else self.count
+        return in_flight - lent >= concurrency or in_flight >= self.LENDING * concurrency
 
     async def next_change(self, in_flight: set[asyncio.Task[None]]) -> set[asyncio.Task[None]]:
         """Wait until a question finishes or starts waiting; the finished ones."""
@@ -262,6 +269,10 @@ class Runner:
     def _llms(self) -> list[LLM]:
         return [self.llm, *self.extra_llms, *([self.extractor] if self.extractor else [])]
 
+    def _storm(self) -> bool:
+        """Whether an endpoint of this run is answering a storm of 429s (its limiter saw one)."""
+        return any(m.limiter.saturated for m in self._llms())
+
     def _stop_if_endpoint_gone(self, transcript: Transcript) -> None:
         """A question with a failed call while its server is gone is not recorded, even when a step
         (retrieval, the critic) carried on without that call: a re-run does the question whole."""
@@ -304,7 +315,7 @@ class Runner:
         in_flight: set[asyncio.Task[None]] = set()
         try:
             for question in questions:
-                while self.waiting.full(len(in_flight), self.config.concurrency):
+                while self.waiting.full(len(in_flight), self.config.concurrency, storm=self._storm()):
                     done = await self.waiting.next_change(in_flight)
                     in_flight -= done
                     _raise_first_failure(done)  # a record that could not be stored (e.g. disk full)
