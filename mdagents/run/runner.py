@@ -10,7 +10,8 @@ import asyncio
 import importlib
 import time
 import traceback
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,7 +48,19 @@ class QuestionsWaiting:
 
     def __init__(self) -> None:
         self.count = 0
+        self.saving = 0  # questions done with their calls whose records are on their way to disk
         self._changed = asyncio.Event()
+
+    @contextmanager
+    def storing(self) -> Iterator[None]:
+        """Around a finished question's durable write: it is no longer at work, so the next one starts
+        while the record reaches the disk (it still counts as finished only once it is there)."""
+        self.saving += 1
+        self._changed.set()
+        try:
+            yield
+        finally:
+            self.saving -= 1
 
     def hook(self) -> Callable[[bool], None]:
         """One question's `retry_wait` hook: it waits while any of its calls sleeps out a delay."""
@@ -66,11 +79,12 @@ class QuestionsWaiting:
 
     def full(self, in_flight: int, concurrency: int, *, storm: bool = False) -> bool:
         """No room for another question: `concurrency` at work, or the lending cap, or a storm."""
+        working = in_flight - self.saving
         lent = 0 if storm else self.count
-        return in_flight - lent >= concurrency or in_flight >= self.LENDING * concurrency
+        return working - lent >= concurrency or working >= self.LENDING * concurrency
 
     async def next_change(self, in_flight: set[asyncio.Task[None]]) -> set[asyncio.Task[None]]:
-        """Wait until a question finishes or starts waiting; the finished ones."""
+        """Wait until a question finishes, starts waiting or starts storing its record; the finished ones."""
         self._changed.clear()
         changed = asyncio.ensure_future(self._changed.wait())
         try:
@@ -300,7 +314,8 @@ class Runner:
             outcome.status = "budget_exhausted"
             return
         transcript = record.pop("_transcript")
-        await self.run_dir.save(question.id, record, transcript)  # counted below only once it is on disk
+        with self.waiting.storing():
+            await self.run_dir.save(question.id, record, transcript)  # counted below only once it is on disk
         outcome.finished += 1
         if record["error"]:
             outcome.failed += 1
