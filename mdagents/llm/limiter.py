@@ -2,10 +2,11 @@
 
 A 429 delays only what it must. The rejected request waits what its own `retry-after` says, and
 while it waits its question lends its place to another (`retry_wait`, which the runner watches).
-The cap is for an endpoint that is saturated, not for a stray 429: it halves only when at least
-`storm_share` of the recent responses (the last `recent` of them) were 429s, at most once per
-window (the requests already in flight when it halved report their 429s too, and count as the same
-event), never below a floor, and grows by one after every `recover_after` successes.
+The cap is for an endpoint that is saturated, not for a stray 429: it halves only when 429s make at
+least `storm_share` of a window of `recent` responses (5 of the last 20; `StormWatch`, which also
+tells the runner to stop lending places), at most once per window (the requests already in flight
+when it halved report their 429s too, and count as the same event), never below a floor, and grows
+by one after every `recover_after` successes.
 
 Single-threaded asyncio needs no lock: the check and the increment happen between awaits.
 Waiters are served by priority, then first come first served. The runner gives each question

@@ -38,10 +38,10 @@ class QuestionsWaiting:
 
     --concurrency counts the questions at work: one whose calls wait on the clock lends its place,
     so a rate-limited question delays itself, not the run. With 5% of requests answered 429 a
-    question spends about as long waiting as working, so at most `LENDING` × --concurrency
-    questions are in flight (twice was too few: new questions waited while 16 places were lent).
-    While the endpoint is saturated (a storm of 429s) nothing is lent: a new question would only
-    meet more 429s, and a storm can never start the whole dataset.
+    question spends about as long waiting as working, and twice --concurrency in flight binds;
+    at most `LENDING` × --concurrency questions are. While the endpoint is saturated (a storm of
+    429s) nothing is lent: a new question would only meet more 429s, and a storm cannot start
+    the whole dataset. A finished question whose record is on its way to disk is not at work either.
     """
 
     LENDING = 4  # questions in flight, at most, per --concurrency place
