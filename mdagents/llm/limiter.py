@@ -3,10 +3,10 @@
 A 429 delays only what it must. The rejected request waits what its own `retry-after` says, and
 while it waits its question lends its place to another (`retry_wait`, which the runner watches).
 The cap is for an endpoint that is saturated, not for a stray 429: it halves only when 429s make at
-least `storm_share` of a window of `recent` responses (5 of the last 20; `StormWatch`, which also
-tells the runner to stop lending places), at most once per window (the requests already in flight
-when it halved report their 429s too, and count as the same event), never below a floor, and grows
-by one after every `recover_after` successes.
+least `storm_share` of the last `recent` responses (`StormWatch`, which also tells the runner to
+stop lending places once 5 of the last 20 were 429s), at most once per window (the requests
+already in flight when it halved report their 429s too, and count as the same event), never below
+a floor, and grows by one after every `recover_after` successes.
 
 Single-threaded asyncio needs no lock: the check and the increment happen between awaits.
 Waiters are served by priority, then first come first served. The runner gives each question
@@ -60,10 +60,11 @@ class InFlightLimit(Protocol):
 
 
 class StormWatch:
-    """Whether an endpoint is saturated: 429s make at least `share` of a window of `recent` responses.
+    """The last `recent` responses of an endpoint, and whether 429s make at least `share` of them.
 
-    A stray 429 (a 5% sprinkle) never makes a storm, nor does the first response of a run being a
-    429 (a storm needs share × recent of them, 5 of 20); a saturated endpoint does within 5 responses."""
+    A stray 429 (a 5% sprinkle) never makes a storm. `storm` judges the responses seen so far (the
+    run's very first response being a 429 is one); `saturated` waits for share × recent 429s
+    (5 of the last 20), so that a run's first few 429s are not taken for a saturated endpoint."""
 
     def __init__(self, share: float = 0.25, recent: int = 20) -> None:
         self.share = share
@@ -78,6 +79,10 @@ class StormWatch:
 
     @property
     def storm(self) -> bool:
+        return self._throttled > 0 and self._throttled >= self.share * len(self._recent)
+
+    @property
+    def saturated(self) -> bool:
         return self._throttled > 0 and self._throttled >= self.share * (self._recent.maxlen or 1)
 
 
@@ -153,7 +158,7 @@ class AdaptiveLimiter:
     @property
     def saturated(self) -> bool:
         """A storm of 429s: the runner stops lending the places of questions that wait them out."""
-        return self.storms.storm
+        return self.storms.saturated
 
     async def __aenter__(self) -> AdaptiveLimiter:
         await self.acquire()

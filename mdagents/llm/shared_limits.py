@@ -117,7 +117,7 @@ class HubLimiter:
 
     @property
     def saturated(self) -> bool:
-        return self.storms.storm
+        return self.storms.saturated
 
 
 class LocalHub:

@@ -106,7 +106,9 @@ def test_a_run_on_a_shared_hub_sees_its_own_storms() -> None:
         limiter.throttle()
     assert limiter.saturated  # five 429s in a window of twenty
     watch = StormWatch(share=0.5, recent=4)
-    for throttled in (True, True, False, False, False):
+    watch.record(True)
+    assert watch.storm and not watch.saturated  # the first response: the cap halves, lending goes on
+    for throttled in (True, False, False, False):
         watch.record(throttled)
     assert not watch.storm  # one of the two 429s left the window of the last four
 
