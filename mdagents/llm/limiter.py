@@ -2,10 +2,11 @@
 
 A 429 delays only what it must. The rejected request waits what its own `retry-after` says, and
 while it waits its question lends its place to another (`retry_wait`, which the runner watches).
-The cap is for an endpoint that is saturated, not for a stray 429: it halves only when at least
-`storm_share` of the recent responses (the last `recent` of them) were 429s, at most once per
-window (the requests already in flight when it halved report their 429s too, and count as the same
-event), never below a floor, and grows by one after every `recover_after` successes.
+The cap is for an endpoint that is saturated, not for a stray 429: it halves only when 429s make at
+least `storm_share` of the last `recent` responses (`StormWatch`, which also tells the runner to
+stop lending places once 5 of the last 20 were 429s), at most once per window (the requests
+already in flight when it halved report their 429s too, and count as the same event), never below
+a floor, and grows by one after every `recover_after` successes.
 
 Single-threaded asyncio needs no lock: the check and the increment happen between awaits.
 Waiters are served by priority, then first come first served. The runner gives each question
@@ -54,6 +55,35 @@ class InFlightLimit(Protocol):
     async def acquire(self) -> None: ...
     def release(self, *, success: bool) -> None: ...
     def throttle(self) -> None: ...
+    @property
+    def saturated(self) -> bool: ...
+
+
+class StormWatch:
+    """The last `recent` responses of an endpoint, and whether 429s make at least `share` of them.
+
+    A stray 429 (a 5% sprinkle) never makes a storm. `storm` judges the responses seen so far (the
+    run's very first response being a 429 is one); `saturated` waits for share × recent 429s
+    (5 of the last 20), so that a run's first few 429s are not taken for a saturated endpoint."""
+
+    def __init__(self, share: float = 0.25, recent: int = 20) -> None:
+        self.share = share
+        self._recent: deque[bool] = deque(maxlen=recent)  # the last responses: True for a 429
+        self._throttled = 0  # 429s among them
+
+    def record(self, throttled: bool) -> None:
+        if len(self._recent) == self._recent.maxlen:
+            self._throttled -= self._recent[0]
+        self._recent.append(throttled)
+        self._throttled += throttled
+
+    @property
+    def storm(self) -> bool:
+        return self._throttled > 0 and self._throttled >= self.share * len(self._recent)
+
+    @property
+    def saturated(self) -> bool:
+        return self._throttled > 0 and self._throttled >= self.share * (self._recent.maxlen or 1)
 
 
 class AdaptiveLimiter:
@@ -69,8 +99,7 @@ class AdaptiveLimiter:
         self.in_flight = 0
         self.recover_after = recover_after
         self._successes = 0
-        self.storm_share = storm_share
-        self._recent: deque[bool] = deque(maxlen=recent)  # the last responses: True for a 429
+        self.storms = StormWatch(storm_share, recent)
         self._waiters: list[tuple[int, int, asyncio.Future[None]]] = []
         self._order = itertools.count()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -99,7 +128,7 @@ class AdaptiveLimiter:
     def release(self, *, success: bool) -> None:
         self.in_flight -= 1
         if success:
-            self._recent.append(False)
+            self.storms.record(False)
             self._successes += 1
             if self.limit < self.max_in_flight and self._successes >= self.recover_after:
                 self.limit += 1
@@ -116,8 +145,8 @@ class AdaptiveLimiter:
     def throttle(self) -> None:
         """Called on a 429: halve the cap if the endpoint is saturated (a storm of 429s, not a stray
         one), at most once per window and never below the floor."""
-        self._recent.append(True)
-        if sum(self._recent) < self.storm_share * len(self._recent):
+        self.storms.record(True)
+        if not self.storms.storm:
             return
         now = time.monotonic()
         if now - self._last_decrease < self.window_s:
@@ -125,6 +154,11 @@ class AdaptiveLimiter:
         self._last_decrease = now
         self.limit = max(self.floor, self.limit // 2)
         self._successes = 0
+
+    @property
+    def saturated(self) -> bool:
+        """A storm of 429s: the runner stops lending the places of questions that wait them out."""
+        return self.storms.saturated
 
     async def __aenter__(self) -> AdaptiveLimiter:
         await self.acquire()

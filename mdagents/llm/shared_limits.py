@@ -19,7 +19,7 @@ import uuid
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Protocol
 
-from mdagents.llm.limiter import AdaptiveLimiter, request_priority
+from mdagents.llm.limiter import AdaptiveLimiter, StormWatch, request_priority
 
 
 def endpoint_key(provider: str, base_url: str | None) -> str:
@@ -93,6 +93,7 @@ class HubLimiter:
         self.calls = calls
         self.key = key
         self._held: list[str] = []
+        self.storms = StormWatch()  # this run's own responses: the hub's state is in another loop
 
     async def acquire(self) -> None:
         token = uuid.uuid4().hex
@@ -105,11 +106,18 @@ class HubLimiter:
 
     def release(self, *, success: bool) -> None:
         # Slots are interchangeable: any token this limiter holds stands for the one being released.
+        if success:
+            self.storms.record(False)
         if self._held:
             self.calls.release(self.key, self._held.pop(), success)
 
     def throttle(self) -> None:
+        self.storms.record(True)
         self.calls.throttle(self.key)
+
+    @property
+    def saturated(self) -> bool:
+        return self.storms.saturated
 
 
 class LocalHub:

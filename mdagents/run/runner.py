@@ -10,7 +10,8 @@ import asyncio
 import importlib
 import time
 import traceback
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,14 +36,31 @@ from mdagents.scoring.llm_extractor import extract_with_llm, worth_extracting
 class QuestionsWaiting:
     """How many questions in flight only wait out a retry delay (a 429's Retry-After, a backoff).
 
-    --concurrency counts the questions at work: one whose calls all wait on the clock lends its
-    place, so a rate-limited question delays itself, not the run. At most twice --concurrency
-    questions are in flight, so a storm of 429s cannot start the whole dataset.
+    --concurrency counts the questions at work: one whose calls wait on the clock lends its place,
+    so a rate-limited question delays itself, not the run. With 5% of requests answered 429 a
+    question spends about as long waiting as working, and twice --concurrency in flight binds;
+    at most `LENDING` × --concurrency questions are. While the endpoint is saturated (a storm of
+    429s) nothing is lent: a new question would only meet more 429s, and a storm cannot start
+    the whole dataset. A finished question whose record is on its way to disk is not at work either.
     """
+
+    LENDING = 4  # questions in flight, at most, per --concurrency place
 
     def __init__(self) -> None:
         self.count = 0
+        self.saving = 0  # questions done with their calls whose records are on their way to disk
         self._changed = asyncio.Event()
+
+    @contextmanager
+    def storing(self) -> Iterator[None]:
+        """Around a finished question's durable write: it is no longer at work, so the next one starts
+        while the record reaches the disk (it still counts as finished only once it is there)."""
+        self.saving += 1
+        self._changed.set()
+        try:
+            yield
+        finally:
+            self.saving -= 1
 
     def hook(self) -> Callable[[bool], None]:
         """One question's `retry_wait` hook: it waits while any of its calls sleeps out a delay."""
@@ -59,11 +77,14 @@ class QuestionsWaiting:
 
         return changed
 
-    def full(self, in_flight: int, concurrency: int) -> bool:
-        return in_flight - self.count >= concurrency or in_flight >= 2 * concurrency
+    def full(self, in_flight: int, concurrency: int, *, storm: bool = False) -> bool:
+        """No room for another question: `concurrency` at work, or the lending cap, or a storm."""
+        working = in_flight - self.saving
+        lent = 0 if storm else self.count
+        return working - lent >= concurrency or working >= self.LENDING * concurrency
 
     async def next_change(self, in_flight: set[asyncio.Task[None]]) -> set[asyncio.Task[None]]:
-        """Wait until a question finishes or starts waiting; the finished ones."""
+        """Wait until a question finishes, starts waiting or starts storing its record; the finished ones."""
         self._changed.clear()
         changed = asyncio.ensure_future(self._changed.wait())
         try:
@@ -262,6 +283,10 @@ class Runner:
     def _llms(self) -> list[LLM]:
         return [self.llm, *self.extra_llms, *([self.extractor] if self.extractor else [])]
 
+    def _storm(self) -> bool:
+        """Whether an endpoint of this run is answering a storm of 429s (its limiter saw one)."""
+        return any(m.limiter.saturated for m in self._llms())
+
     def _stop_if_endpoint_gone(self, transcript: Transcript) -> None:
         """A question with a failed call while its server is gone is not recorded, even when a step
         (retrieval, the critic) carried on without that call: a re-run does the question whole."""
@@ -289,7 +314,8 @@ class Runner:
             outcome.status = "budget_exhausted"
             return
         transcript = record.pop("_transcript")
-        await self.run_dir.save(question.id, record, transcript)  # counted below only once it is on disk
+        with self.waiting.storing():
+            await self.run_dir.save(question.id, record, transcript)  # counted below only once it is on disk
         outcome.finished += 1
         if record["error"]:
             outcome.failed += 1
@@ -304,7 +330,7 @@ class Runner:
         in_flight: set[asyncio.Task[None]] = set()
         try:
             for question in questions:
-                while self.waiting.full(len(in_flight), self.config.concurrency):
+                while self.waiting.full(len(in_flight), self.config.concurrency, storm=self._storm()):
                     done = await self.waiting.next_change(in_flight)
                     in_flight -= done
                     _raise_first_failure(done)  # a record that could not be stored (e.g. disk full)
