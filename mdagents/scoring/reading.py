@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from mdagents.data.datasets import Question
 from mdagents.scoring.mentions import UNDECIDED, conditional_letters, read_mentions
@@ -64,13 +65,18 @@ def is_truncation(finish_reason: str | None) -> bool:
 
 
 def read_answer(text: str | None, options: dict[str, str], *, finish_reason: str | None = None) -> Reading:
-    """The answer `text` committed to among `options` (letter -> text)."""
-    truncated = is_truncation(finish_reason)
-    body = plain(text or "")
+    """The answer `text` committed to among `options` (letter -> text). Cached: a debate reads the same
+    reply for the vote tally, the consensus check and the record."""
+    return _read(text or "", tuple(options.items()), is_truncation(finish_reason))
+
+
+@lru_cache(maxsize=4096)
+def _read(text: str, option_items: tuple[tuple[str, str], ...], truncated: bool) -> Reading:
+    body = plain(text)
     if not body.strip():
-        cut = truncated or (bool((text or "").strip()) and not after_reasoning(text or "").strip())
+        cut = truncated or (bool(text.strip()) and not after_reasoning(text).strip())
         return Reading(None, NONE, TRUNCATED if cut else NONE)
-    options = plain_options(options)
+    options = plain_options(dict(option_items))
     found = statements(body, options)
     if any(s.kind == CONTRACT for s in found):
         return _reading(_decide(found, body, options, truncated=truncated), CONTRACT)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
+from functools import lru_cache
 
 _CLOSE_REASONING = re.compile(r"</(?:think|thinking|reasoning|thought|scratchpad)>|<\|end_of_thought\|>", re.I)
 _OPEN_REASONING = re.compile(r"<(?:think|thinking|reasoning|thought|scratchpad)>|<\|begin_of_thought\|>", re.I)
@@ -127,7 +128,12 @@ def plain(text: str) -> str:
 
 
 def plain_options(options: dict[str, str]) -> dict[str, str]:
-    return {key: join_name_letters(clean(value)).strip() for key, value in options.items()}
+    return dict(_plain_options(tuple(options.items())))
+
+
+@lru_cache(maxsize=4096)
+def _plain_options(options: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+    return tuple((key, join_name_letters(clean(value)).strip()) for key, value in options)
 
 
 _STOPWORDS = frozenset("the a an of and or with in to for on by at from as is de la el los las del des du le les y e et "
@@ -147,14 +153,17 @@ def _canonical(word: str) -> str:
     return word
 
 
-def tokens(text: str) -> list[str]:
-    """Every word of a text, in canonical spelling (hyphens and slashes split words)."""
-    return [_canonical(w) for w in re.split(r"[\s/–—-]+", normalise(text).replace(".", " ")) if w]
+@lru_cache(maxsize=1 << 16)
+def tokens(text: str) -> tuple[str, ...]:
+    """Every word of a text, in canonical spelling (hyphens and slashes split words). Cached: the same
+    option texts are compared with every reply of a run."""
+    return tuple(_canonical(w) for w in re.split(r"[\s/–—-]+", normalise(text).replace(".", " ")) if w)
 
 
-def words(text: str) -> list[str]:
+@lru_cache(maxsize=1 << 16)
+def words(text: str) -> tuple[str, ...]:
     """Content words of a text, in canonical spelling."""
-    return [w for w in tokens(text) if w not in _STOPWORDS]
+    return tuple(w for w in tokens(text) if w not in _STOPWORDS)
 
 
 def _close(a: str, b: str) -> bool:
