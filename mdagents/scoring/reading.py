@@ -123,7 +123,7 @@ def _decide(found: list[Statement], body: str, options: dict[str, str], *, trunc
         return final.value
     if _CUT_MID_DECLARATION.search(body.rstrip()[-40:]) and not contract and len({s.value for s in pool}) != 1:
         return AMBIGUOUS
-    rivals = contract[:-1] if contract else pool[:-1]
+    rivals = contract[:-1] if contract else [s for s in found if s.at < final.at]
     for earlier in rivals:
         asked = re.match(r"[^.!\n]*\?", body[max(earlier.at, 0):])  # "D, not C? No - ..." asks, does not declare
         if (earlier.value in options and final.value in options and earlier.value != final.value and not asked

@@ -84,7 +84,7 @@ NEGATED_AFTER = re.compile(
     r"preferred|considered)\s+(?:if|only|when|in)\b)|can\s+be\s+excluded|is\s+used\s+for|is\s+for\b)", re.IGNORECASE)
 REVISION = re.compile(r"\b(?:edit|update|wait|actually|on\s+(?:second\s+thought|reflection)|correct(?:ion|ed)|"
                       r"reconsider\w*|re-?reading|scratch\s+that|changing|change\s+my|revis\w*|updated|amended|"
-                      r"instead|however)\b", re.IGNORECASE)
+                      r"instead)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)

@@ -43,10 +43,14 @@ CORPORA = [HERE / "replies.jsonl", HERE / "replies_second.jsonl", HERE / "replie
 # unreadable "The answer: heart muscle." read from the reasoning, "I revise my answer to Class IV" then "Answer: (B)
 # Class III"); a fifth was the same disputed pattern as above (a consistent answer line after a calculation that
 # pointed elsewhere: relabelled C).
+# `replies_eighth` (232, an eighth author, 81 models) was first measured after that: 89.7% exact, 3 silent
+# mis-grades, all a second answer after "However, ..." that its author labels a conflict where the `replies_fresh`
+# author took "However" as a revision. In doubt, no answer: "however" no longer revises, and an earlier declaration
+# of any strength counts against a later one.
 FLOORS = {"replies.jsonl": 0.99, "replies_second.jsonl": 0.99, "replies_third.jsonl": 0.98,
           "replies_blind.jsonl": 0.90, "replies_heldout.jsonl": 0.97, "replies_final.jsonl": 0.98,
           "replies_untouched.jsonl": 0.98, "replies_fresh.jsonl": 0.92, "replies_sixth.jsonl": 0.94,
-          "replies_seventh.jsonl": 0.90}
+          "replies_seventh.jsonl": 0.90, "replies_eighth.jsonl": 0.90}
 
 
 def load(path: Path) -> list[dict]:
