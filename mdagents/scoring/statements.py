@@ -134,6 +134,9 @@ def value(text: str, options: dict[str, str], *, whole: bool = False) -> str | N
                 return meant.pop()
         return AMBIGUOUS
     clause = _TEXT_ENDS.split(first[:400], maxsplit=1)[0]
+    sentence = re.split(r"[.;!?]\s", first[:400])[0]  # "increased temperature (C) or increased pH (B)"
+    if re.search(r"\bor\b", sentence) and len({*re.findall(r"[(\[]([A-E])[)\]]", sentence)} & set(keys)) > 1:
+        return AMBIGUOUS
     head = [w for w in tokens(clause) if w not in ("the", "a", "an", "to")] or [""]
     found = [(len(w), key) for key, w in ((k, [t for t in tokens(v) if t not in ("the", "a", "an", "to")]) for k, v in options.items())
              if w and set(head[:len(w)]) == set(w) and (len(head) == len(w) or head[len(w)] != w[-1])]

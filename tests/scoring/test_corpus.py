@@ -47,10 +47,13 @@ CORPORA = [HERE / "replies.jsonl", HERE / "replies_second.jsonl", HERE / "replie
 # mis-grades, all a second answer after "However, ..." that its author labels a conflict where the `replies_fresh`
 # author took "However" as a revision. In doubt, no answer: "however" no longer revises, and an earlier declaration
 # of any strength counts against a later one.
+# `replies_ninth` (249, a ninth author, a typical log with a fifth of hard cases) was first measured after that:
+# 94.4% exact, 1 silent mis-grade ("... would be increased temperature (C) or increased pH (B)"), now ambiguous.
 FLOORS = {"replies.jsonl": 0.99, "replies_second.jsonl": 0.99, "replies_third.jsonl": 0.98,
           "replies_blind.jsonl": 0.90, "replies_heldout.jsonl": 0.97, "replies_final.jsonl": 0.98,
           "replies_untouched.jsonl": 0.98, "replies_fresh.jsonl": 0.92, "replies_sixth.jsonl": 0.94,
-          "replies_seventh.jsonl": 0.90, "replies_eighth.jsonl": 0.90}
+          "replies_seventh.jsonl": 0.90, "replies_eighth.jsonl": 0.90,
+          "replies_ninth.jsonl": 0.94}
 
 
 def load(path: Path) -> list[dict]:
