@@ -28,6 +28,8 @@ MODELS = {"openai": "openai/gpt-4o-mini", "anthropic": "anthropic/claude-haiku-4
           "gemini": "gemini/gemini-2.0-flash"}
 # sha256 of the sorted request bodies of two intermediate questions with one debate round, recorded
 # before the embedded provider's layout existed: these providers' bytes must never change with it.
+# A deliberate change to what they are sent (a prompt, a pipeline step) records new digests here
+# (the assertion message prints them).
 REQUESTS_SHA256 = {
     "openai": "3679b1cacd91c31e5b9f22a22a9000cf9759e98015bb55ad6e9677ba5a0656ce",
     "anthropic": "f8eb3080a1a6a07c18f154cf2015b12a12f4778385b553eb7e643a9d7a3f254e",
