@@ -10,11 +10,24 @@ from mdagents.llm.transcript import Transcript
 from mdagents.llm.types import Message, Usage
 
 
+def persona_after_first_message(messages: Sequence[Message]) -> list[Message]:
+    """[system, user, *rest] -> [user, system, *rest]; any other conversation unchanged.
+
+    Agents that differ only by persona but get the same first message then send prompts with a
+    common prefix (that message), which a model's prompt cache reads once for all of them.
+    """
+    if len(messages) >= 2 and messages[0].role == "system" and messages[1].role == "user":
+        return [messages[1], messages[0], *messages[2:]]
+    return list(messages)
+
+
 class Agent:
     """One participant of a pipeline.
 
     `role` is the persona ("Cardiologist"); `kind` is the accounting role the usage is
-    booked under ("expert", "recruiter", "moderator", ...).
+    booked under ("expert", "recruiter", "moderator", ...). `persona_after_first`: the
+    instruction is sent after the agent's first message instead of before it (see
+    `persona_after_first_message`); the history itself keeps the usual order.
     """
 
     def __init__(
@@ -28,6 +41,7 @@ class Agent:
         examples: Sequence[Message] = (),
         temperature: float | None = None,
         cache_hint: str | None = None,
+        persona_after_first: bool = False,
     ) -> None:
         self.llm = llm
         self.role = role
@@ -38,12 +52,15 @@ class Agent:
         self.usage = Usage()
         self.temperature = temperature  # used by every call that does not set its own
         self.cache_hint = cache_hint  # groups this agent's calls for provider prompt caches
+        self.persona_after_first = persona_after_first
 
     async def _complete(self, messages: Sequence[Message], **params: object) -> str:
         if self.temperature is not None:
             params.setdefault("temperature", self.temperature)
         if self.cache_hint is not None:
             params.setdefault("cache_hint", self.cache_hint)
+        if self.persona_after_first:
+            messages = persona_after_first_message(messages)
         completion = await self.llm.complete(messages, role=self.kind, transcript=self.transcript, **params)  # type: ignore[arg-type]
         self.usage = self.usage + completion.usage
         return completion.text

@@ -104,3 +104,35 @@ async def test_the_embedded_model_gives_a_readable_structured_answer() -> None:
     assert set(parsed) == {"reasoning", "answer"} and parsed["answer"] in (*options, None)
     reading = read_answer(reply.text, options, finish_reason=reply.finish_reason)
     assert reading.letter == parsed["answer"] or reading.reason in ("refused", "truncated")
+
+
+@pytest.mark.slow
+async def test_experts_that_share_their_first_message_read_it_once() -> None:
+    """The embedded model's prompt layout: the second expert reads only its persona, not the whole question."""
+    from mdagents.agent import persona_after_first_message
+
+    provider = LocalProvider("smollm2-135m")
+    case = ("A 61-year-old man has had two days of fever, productive cough and right-sided pleuritic chest pain. "
+            "He smokes and drinks heavily. Crackles and bronchial breathing over the right lower lobe; "
+            "temperature 39.1 C, pulse 112, respiratory rate 28, blood pressure 96/58. ")
+    params = GenerationParams(answer_format="letter", answer_letters=("A", "B", "C"), max_tokens=8)
+    personas = [Message("system", f"You are a {role}. Your job is to collaborate with other medical experts.")
+                for role in ("Pulmonologist", "Infectious disease specialist", "Emergency physician")]
+
+    def ask(variant: str) -> Message:
+        return Message("user", f"[{variant}] {case * 4}Most likely pathogen? (A) Streptococcus pneumoniae "
+                               "(B) Mycoplasma pneumoniae (C) Legionella pneumophila\nAnswer: (X)")
+
+    shared = ask("shared first")
+    laid_out = [await provider.complete(persona_after_first_message([p, shared]), params, timeout=300)
+                for p in personas]
+    read = [c.usage.input_tokens - (c.usage.cached_tokens or 0) for c in laid_out]
+    assert laid_out[0].usage.input_tokens > 300 and read[0] > 300  # the first expert reads the question
+    assert all(r < 40 for r in read[1:]), read  # the others only their persona
+    # persona first (the usual order): every expert reads the whole question again
+    usual = ask("persona first")
+    persona_first = [await provider.complete([p, usual], params, timeout=300) for p in personas]
+    assert all(c.usage.input_tokens - (c.usage.cached_tokens or 0) > 300 for c in persona_first)
+    # what a call reads from the model's state does not change its answer
+    again = await provider.complete(persona_after_first_message([personas[2], shared]), params, timeout=300)
+    assert again.text == laid_out[2].text and again.usage.input_tokens - (again.usage.cached_tokens or 0) <= 2

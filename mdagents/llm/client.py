@@ -134,6 +134,11 @@ class LLM:
     def name(self) -> str:
         return f"{self.provider.name}/{self.provider.model}"
 
+    @property
+    def prompt_layout(self) -> str | None:
+        """How the model wants agents' prompts laid out (llm/types.py), or None: the usual order."""
+        return getattr(self.provider, "prompt_layout", None)
+
     def cost(self, usage: Usage) -> float | None:
         return None if self.price is None else self.price.cost(usage)
 

@@ -77,6 +77,15 @@ def make_provider(spec: ModelSpec, *, api_key: str | None, request_timeout: floa
     return LocalProvider(spec.model, model_args=model_args)
 
 
+def prompt_layout_of(spec: ModelSpec) -> str | None:
+    """The prompt layout a spec's provider asks for (`LLM.prompt_layout`), known without building it."""
+    if spec.provider != "local":
+        return None
+    from mdagents.llm.local import prompt_layout_for
+
+    return prompt_layout_for(spec.model)
+
+
 def open_cache(path: str | Path) -> ResponseCache | None:
     """The response cache at `path`, or None with one warning when it cannot be opened (the run goes on)."""
     try:

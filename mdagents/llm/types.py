@@ -7,6 +7,11 @@ from typing import Any, Literal
 
 Role = Literal["system", "user", "assistant"]
 
+# A provider's prompt layout (`LLM.prompt_layout`): agents that share their first message send their
+# persona (system message) after it, so the shared text is the common prefix of their prompts. The
+# embedded model asks for it: on two cores, reading a prompt costs more than everything else.
+PERSONA_AFTER_FIRST_MESSAGE = "persona-after-first-message"
+
 
 @dataclass(frozen=True)
 class Message:

@@ -17,7 +17,7 @@ from mdagents.agent import Agent
 from mdagents.data.datasets import Question
 from mdagents.llm.client import LLM
 from mdagents.llm.transcript import Transcript
-from mdagents.llm.types import Message
+from mdagents.llm.types import PERSONA_AFTER_FIRST_MESSAGE, Message
 
 Level = Literal["basic", "intermediate", "advanced"]
 LEVELS: tuple[Level, ...] = ("basic", "intermediate", "advanced")
@@ -72,10 +72,17 @@ class PipelineContext:
     # Groups the question's calls for provider prompt caches (the question id).
     cache_hint: str | None = None
 
-    def agent(self, *, role: str, instruction: str, kind: str, examples: Sequence[Message] = ()) -> Agent:
-        """An agent of this question: its calls go to the question's transcript at the configured temperature."""
+    def agent(self, *, role: str, instruction: str, kind: str, examples: Sequence[Message] = (),
+              shares_first_message: bool = False) -> Agent:
+        """An agent of this question: its calls go to the question's transcript at the configured temperature.
+
+        `shares_first_message`: peers with other personas get the same first message (a panel's
+        experts); where the model's prompt layout asks for it, the persona then follows that message.
+        """
         return Agent(self.llm, role=role, instruction=instruction, kind=kind, transcript=self.transcript,
-                     examples=examples, temperature=self.settings.temperature, cache_hint=self.cache_hint)
+                     examples=examples, temperature=self.settings.temperature, cache_hint=self.cache_hint,
+                     persona_after_first=shares_first_message
+                     and self.llm.prompt_layout == PERSONA_AFTER_FIRST_MESSAGE)
 
     def say(self, text: str) -> None:
         if self.verbose:

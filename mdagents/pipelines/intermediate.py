@@ -39,7 +39,7 @@ async def recruit(question: Question, ctx: PipelineContext) -> tuple[list[Expert
 
 def _panel(experts: list[Expert], ctx: PipelineContext) -> list[Panelist]:
     return [Panelist(i, expert, ctx.agent(
-        role=expert.role, kind="expert",
+        role=expert.role, kind="expert", shares_first_message=True,  # the same initial prompt for all
         instruction=render("intermediate_expert_system", role=expert.role,
                            description=expert.description or f"clinical practice as a {expert.role}")))
             for i, expert in enumerate(experts, 1)]

@@ -18,8 +18,8 @@ from mdagents.pipelines.teams import Member, Team
 from mdagents.prompts import render
 
 
-def _clinician(member: Member, kind: str, ctx: PipelineContext) -> Agent:
-    return ctx.agent(role=member.role, kind=kind,
+def _clinician(member: Member, kind: str, ctx: PipelineContext, *, shares_first_message: bool = False) -> Agent:
+    return ctx.agent(role=member.role, kind=kind, shares_first_message=shares_first_message,
                      instruction=render("advanced_member_system", role=member.role,
                                         description=member.description or f"clinical practice as a {member.role}"))
 
@@ -42,7 +42,7 @@ async def run_team(team: Team, question: Question, earlier: dict[str, str], ctx:
     delegation = await lead.chat(render("advanced_delegate", goal=team.name, assistants=roster,
                                         context=context, question=shown))
     prompt = render("advanced_investigate", goal=team.name, delegation=delegation.strip(), question=shown)
-    investigations = await asyncio.gather(*(_clinician(m, "team_member", ctx).ask(prompt) for m in team.assistants))
+    investigations = await asyncio.gather(*(_clinician(m, "team_member", ctx, shares_first_message=True).ask(prompt) for m in team.assistants))
     gathered = "\n".join(f"[{m.role}]\n{text.strip()}"
                          for m, text in zip(team.assistants, investigations, strict=True))
     return await lead.chat(render("advanced_conclude", investigations=gathered, context="", question=shown),
