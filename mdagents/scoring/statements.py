@@ -115,7 +115,7 @@ def value(text: str, options: dict[str, str], *, whole: bool = False) -> str | N
         rest = "" if trailing else text[letter.end():]
         clause = trailing.group(1) if trailing else _TEXT_ENDS.split(rest.lstrip(" )].:–—-").split("\n", 1)[0], maxsplit=1)[0]
         others = [m.group(1) or m.group(2) for m in (_ANOTHER.match(rest), *_OR_LATER.finditer(rest[:80])) if m]
-        others += re.findall(r"[(\[]([A-Za-z])[)\]]", rest.split("\n", 1)[0][:60]) if whole else []  # "(B) if stable, (C) if not"
+        others += re.findall(r"[(\[]([A-Za-z])[)\]]", re.split(r"\n|\.\s", rest)[0][:60]) if whole else []  # "(B) if stable, (C) if not"
         if any(keys.get(o.upper(), key) != key for o in others) or (
                 re.search(r"\b(?:or|and/or)\b", clause) and len(options_meant(clause, options)) > 1):
             return AMBIGUOUS
@@ -185,8 +185,8 @@ def _declarations(body: str, options: dict[str, str]) -> list[Statement]:
             found.append(Statement(match.start(), STRONG, {k.upper(): k for k in options}[letter], match.end()))
     lines = [line for line in body.strip().splitlines() if line.strip()]
     labelled = re.match(r"^\s*[^:\n]{2,60}[:：]\s*(\(?[A-E]\)?\s*(?:[-–—.)]\s*(.*?))?)\s*[.!]?\s*$", lines[-1]) if lines else None
-    if labelled and value(labelled.group(1), options, whole=True) in options:  # "Best next step: A"
-        found.append(Statement(len(body) - len(lines[-1]), STRONG, value(labelled.group(1), options, whole=True) or ""))
+    if labelled and (key := restates(labelled.group(1), options)):  # "Best next step: A", "Conclusion: D. Teriparatide"
+        found.append(Statement(len(body) - len(lines[-1]), STRONG, key))
     return found
 
 

@@ -49,11 +49,14 @@ CORPORA = [HERE / "replies.jsonl", HERE / "replies_second.jsonl", HERE / "replie
 # of any strength counts against a later one.
 # `replies_ninth` (249, a ninth author, a typical log with a fifth of hard cases) was first measured after that:
 # 94.4% exact, 1 silent mis-grade ("... would be increased temperature (C) or increased pH (B)"), now ambiguous.
+# `replies_tenth` (281, a tenth author, a typical log) was first measured after that: 94.0% exact and no silent
+# mis-grade. Two misses were then read (a "Note: (D) ... is less likely" line after the answer taken as a statement;
+# a second letter after the answer line's first sentence); what it still misses are aliases and paraphrases.
 FLOORS = {"replies.jsonl": 0.99, "replies_second.jsonl": 0.99, "replies_third.jsonl": 0.98,
           "replies_blind.jsonl": 0.90, "replies_heldout.jsonl": 0.97, "replies_final.jsonl": 0.98,
           "replies_untouched.jsonl": 0.98, "replies_fresh.jsonl": 0.92, "replies_sixth.jsonl": 0.94,
           "replies_seventh.jsonl": 0.90, "replies_eighth.jsonl": 0.90,
-          "replies_ninth.jsonl": 0.94}
+          "replies_ninth.jsonl": 0.94, "replies_tenth.jsonl": 0.96}
 
 
 def load(path: Path) -> list[dict]:
