@@ -99,8 +99,8 @@ class TriageModel:
                             thresholds=np.array([self.critical_threshold, self.out_of_scope_threshold]),
                             classes=np.array(CLASSES), severities=np.array(SEVERITIES),
                             **({} if self.hidden_weights is None else
-                               {"hidden_weights": self.hidden_weights.astype(np.float32),  # halves the file; outputs
-                                "hidden_bias": self.hidden_bias}),  # move by ~1e-6
+                               {"hidden_weights": self.hidden_weights.astype(np.float16),  # a quarter of the file;
+                                "hidden_bias": self.hidden_bias}),  # probabilities move by < 1e-3, decisions alike
                             **{k: np.asarray(v) for k, v in meta.items()})
 
     @classmethod
@@ -182,6 +182,10 @@ class SemanticTriage:
                         self._cache.popitem(last=False)
         with self._lock:
             return np.stack([self._cache[k] if k in self._cache else self._embed_one(k) for k in keys])
+
+    def reads_whole(self, text: str) -> bool:
+        """True when the model's window holds all of `text` (nothing cut from its middle)."""
+        return window(text, getattr(self.embedder, "token_count", None)) == " ".join(text.split())
 
     def _embed_one(self, key: str) -> np.ndarray:
         return np.asarray(self.embedder.vectors([key], is_query=True), dtype=np.float32)[0]

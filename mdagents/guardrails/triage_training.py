@@ -1,10 +1,13 @@
 """Training of the semantic triage classifier (data/triage_model.npz), reproducible from the shipped data.
 
 A one-hidden-layer network (ReLU, softmax output) on standardised multilingual-e5-small embeddings,
-fitted by full-batch Adam with a fixed seed and a fixed number of epochs (deterministic: the same
-data gives the same weights on the same machine). Classes are weighted to count equally. The
-emergency-severity head is a softmax regression.  Thresholds are chosen on out-of-fold probabilities of a grouped
-cross-validation (rows sharing a scenario note stay in one fold, since the same scenario is
+fitted by full-batch Adam with fixed seeds and a fixed number of epochs (deterministic: the same
+data gives the same weights on the same machine). Classes are weighted to count equally. Several
+networks from different seeds are averaged (their logits), which ranks harmless look-alikes below
+real emergencies more reliably than any one of them; the average of logits is itself one wider
+network (the hidden layers side by side, the output weights divided by their number), so the
+model file keeps its format. The emergency-severity head is a softmax regression. Thresholds are
+chosen on out-of-fold probabilities of a grouped cross-validation (rows sharing a scenario note stay in one fold, since the same scenario is
 written in several languages): the emergency-or-crisis threshold is the highest that keeps
 out-of-fold recall at `target_recall`, the out-of-scope threshold the one that best separates it.
 The held-out files (data/heldout*.jsonl) are never read here.
@@ -39,13 +42,16 @@ TRAINING_FILES = (DATA_DIR / "triage_train_a.jsonl", DATA_DIR / "triage_train_b.
                   DATA_DIR / "triage_train_f.jsonl",  # media, idioms, humour (hard negatives) in seven languages
                   DATA_DIR / "triage_train_g.jsonl",  # past events, students, caregivers, drug information
                   DATA_DIR / "triage_train_h.jsonl")  # mild symptoms, sadness without risk, chat turns; hidden risk
-TARGET_RECALL = 0.97  # out of fold; recall first: a missed crisis costs more than a false alarm
+# Out of fold; recall first: a missed crisis costs more than a false alarm. 0.971 rather than 0.97: at
+# 0.97 the three-network average missed one Chinese emergency or crisis more than one network did.
+TARGET_RECALL = 0.971
 FOLDS = 5
 L2 = 1e-3  # on the network's weights
 HIDDEN = 256
 EPOCHS = 300
 ADAM_STEP = 1e-3
 SEED = 0
+SEEDS = (0, 1, 2)  # the networks averaged; out of fold, three seeds raised 12% fewer false alarms than one
 HEAD_L2, HEAD_STEPS, HEAD_LEARNING_RATE = 1e-2, 600, 0.5  # the linear severity head
 
 
@@ -142,6 +148,14 @@ def fit_network(x: np.ndarray, y: np.ndarray, n_classes: int, *, hidden: int = H
     return Network(*params)
 
 
+def fit_ensemble(x: np.ndarray, y: np.ndarray, n_classes: int, *, seeds: Sequence[int] = SEEDS,
+                 l2: float = L2, epochs: int = EPOCHS) -> Network:
+    """One network per seed, their logits averaged: returned as a single wider network."""
+    nets = [fit_network(x, y, n_classes, l2=l2, epochs=epochs, seed=seed) for seed in seeds]
+    return Network(np.hstack([n.hidden_weights for n in nets]), np.concatenate([n.hidden_bias for n in nets]),
+                   np.vstack([n.weights for n in nets]) / len(nets), np.mean([n.bias for n in nets], axis=0))
+
+
 def standardiser(vectors: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     mean = vectors.mean(axis=0)
     return mean, vectors.std(axis=0) + 1e-6
@@ -160,7 +174,7 @@ def out_of_fold(vectors: np.ndarray, data: Labelled, *, folds: int = FOLDS, l2: 
     for k in range(folds):
         train, test = fold != k, fold == k
         mean, scale = standardiser(vectors[train])
-        network = fit_network((vectors[train] - mean) / scale, data.labels[train], len(CLASSES), l2=l2)
+        network = fit_ensemble((vectors[train] - mean) / scale, data.labels[train], len(CLASSES), l2=l2)
         probs[test] = network.probabilities((vectors[test] - mean) / scale)
     return probs
 
@@ -200,7 +214,7 @@ def train(vectors: np.ndarray, data: Labelled, *, l2: float = L2,
     probs = out_of_fold(vectors, data, l2=l2)
     critical_threshold, scope_threshold = choose_thresholds(probs, data.labels, target_recall)
     mean, scale = standardiser(vectors)
-    network = fit_network((vectors - mean) / scale, data.labels, len(CLASSES), l2=l2)
+    network = fit_ensemble((vectors - mean) / scale, data.labels, len(CLASSES), l2=l2)
     sw, sb = _severity_head(vectors, data, mean, scale)
     model = TriageModel(mean, scale, network.weights, network.bias, sw, sb, critical_threshold, scope_threshold,
                         network.hidden_weights, network.hidden_bias)

@@ -48,8 +48,9 @@ async def test_lay_wording_in_every_language_is_flagged_offline(semantic: Guardr
     assert verdict.intervention_type in ("emergency", "mental_health_crisis"), (lang, verdict.explanation)
     assert semantic.semantic is not None
     assert semantic.semantic.classify(text).intervention_type in ("emergency", "mental_health_crisis")
-    if "regex" in verdict.source:  # the patterns saw it first: the classifier was not needed
-        assert [layer["layer"] for layer in verdict.layers] == ["regex"]
+    if "regex" in verdict.source:  # the patterns saw it first; the classifier read it whole and kept the flag
+        assert [layer["layer"] for layer in verdict.layers] == ["regex", "semantic"]
+        assert verdict.layers[0]["intervention_type"] in ("emergency", "mental_health_crisis")
         return
     assert "semantic" in verdict.source
     assert {layer["layer"] for layer in verdict.layers} == {"regex", "semantic"}

@@ -16,6 +16,8 @@ from mdagents.guardrails.triage_training import (
     TRAINING_FILES,
     Labelled,
     choose_thresholds,
+    fit_ensemble,
+    fit_network,
     grouped_folds,
     same_model,
     train,
@@ -53,6 +55,31 @@ def test_a_model_saved_without_a_hidden_layer_still_loads(tmp_path) -> None:
     assert loaded.hidden_weights is None
     assert [loaded.decide(row) for row in loaded.probabilities(vectors[:3])] == ["none"] * 3
     assert not same_model(model, loaded, vectors)
+
+
+def test_the_ensemble_is_one_network_whose_logits_are_the_average_of_its_members() -> None:
+    vectors, data = _toy()
+    members = [fit_network(vectors, data.labels, len(CLASSES), seed=seed, epochs=50) for seed in (0, 1, 2)]
+    ensemble = fit_ensemble(vectors, data.labels, len(CLASSES), seeds=(0, 1, 2), epochs=50)
+
+    def logits(hidden_weights, hidden_bias, weights, bias):
+        return np.maximum(vectors @ hidden_weights + hidden_bias, 0) @ weights + bias
+
+    average = np.mean([logits(m.hidden_weights, m.hidden_bias, m.weights, m.bias) for m in members], axis=0)
+    combined = logits(ensemble.hidden_weights, ensemble.hidden_bias, ensemble.weights, ensemble.bias)
+    assert ensemble.hidden_weights.shape == (8, 3 * members[0].hidden_weights.shape[1])
+    assert np.allclose(combined, average)
+    assert not np.allclose(combined, logits(members[0].hidden_weights, members[0].hidden_bias, members[0].weights,
+                                            members[0].bias))
+
+
+def test_a_saved_model_gives_the_same_answers_once_loaded(tmp_path) -> None:
+    vectors, data = _toy()
+    model, _ = train(vectors, data, target_recall=0.95)
+    model.save(tmp_path / "model.npz")
+    loaded = TriageModel.load(tmp_path / "model.npz")
+    assert np.allclose(loaded.probabilities(vectors), model.probabilities(vectors), atol=1e-3)
+    assert [loaded.decide(r) for r in loaded.probabilities(vectors)] == [model.decide(r) for r in model.probabilities(vectors)]
 
 
 def test_folds_keep_a_scenario_together() -> None:
