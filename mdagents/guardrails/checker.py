@@ -16,7 +16,7 @@ from typing import Any
 from mdagents.errors import ConfigError
 from mdagents.guardrails import input_check, llm_check, output_check
 from mdagents.guardrails.semantic import SemanticTriage, shared_triage
-from mdagents.guardrails.triage import from_semantic, merge, set_aside, sets_aside
+from mdagents.guardrails.triage import from_semantic, merge
 from mdagents.guardrails.verdicts import (
     CRITICAL_INTERVENTIONS,
     MODES,
@@ -68,21 +68,14 @@ class Guardrails:
         return self._semantic
 
     def check_offline(self, text: str, earlier: Sequence[str] = ()) -> InputCheck:
-        """The patterns and (except in regex mode) the embedding classifier, merged. When the patterns
-        flag an emergency or a crisis in a short message on its own, the classifier reads it whole and
-        may set the flag aside (triage.sets_aside); in a long message, or with earlier turns, the
-        classifier (which could only confirm the flag) is not run."""
-        patterns = input_check.check_in_conversation(text, earlier)
-        if self.semantic is None:
-            return merge([patterns])
-        if patterns.intervention_type not in CRITICAL_INTERVENTIONS:
-            return merge([patterns, semantic_in_conversation(self.semantic, text, earlier)])
-        if earlier or not self.semantic.reads_whole(text):
-            return merge([patterns])
-        whole = self.semantic.classify_message(text)
-        if sets_aside(patterns, whole):
-            return merge([set_aside(patterns, whole), from_semantic(whole)])
-        return merge([patterns, from_semantic(whole)])
+        """The patterns and (except in regex mode) the embedding classifier, merged. Flags only go up:
+        when the patterns flag an emergency or a crisis, the classifier (which could only confirm it) is
+        not run. The classifier reads a message whole, so a sign buried in a longer message about
+        something else scores low there: letting it lower a pattern's flag loses real emergencies."""
+        layers = [input_check.check_in_conversation(text, earlier)]
+        if layers[0].intervention_type not in CRITICAL_INTERVENTIONS and self.semantic is not None:
+            layers.append(semantic_in_conversation(self.semantic, text, earlier))
+        return merge(layers)
 
     async def check_input(self, text: str, history: Sequence[Message] = ()) -> InputCheck:
         """Triage of a patient message; `history` (the chat so far) lets a split disclosure be seen."""

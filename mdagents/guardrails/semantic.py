@@ -183,10 +183,6 @@ class SemanticTriage:
         with self._lock:
             return np.stack([self._cache[k] if k in self._cache else self._embed_one(k) for k in keys])
 
-    def reads_whole(self, text: str) -> bool:
-        """True when the model's window holds all of `text` (nothing cut from its middle)."""
-        return window(text, getattr(self.embedder, "token_count", None)) == " ".join(text.split())
-
     def _embed_one(self, key: str) -> np.ndarray:
         return np.asarray(self.embedder.vectors([key], is_query=True), dtype=np.float32)[0]
 

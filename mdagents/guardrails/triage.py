@@ -5,14 +5,11 @@ model. A layer can raise a flag or a severity, never clear what another layer ra
 answering "none" to a message the patterns flag as a crisis leaves it a crisis. The merged verdict
 keeps every layer's answer (`layers`) and names the layers that fired (`source`).
 
-One exception, measured before it was allowed: a pattern's emergency or crisis flag on a short message
-is set aside when the embedding classifier, reading all of that same message, gives emergency and
-crisis together less than PATTERN_VETO. Those are keywords in harmless frames the patterns do not
-know ("what does passive suicidal ideation mean?", "my brother overdosed two years ago and is in
-recovery"): with the classifier's out-of-fold probabilities, this removed 22 of the patterns' 31
-false alarms on the harmless training messages and not one of the 341 emergencies and crises they
-caught (the lowest of those scored 0.078, four times the bar). It never applies to a message read
-through a window or with earlier chat turns: the classifier must have read all that the patterns read.
+There is no exception. A veto by the classifier on a pattern's flag (set aside when the classifier,
+reading the whole short message, gave emergency and crisis less than 0.02) removed two thirds of the
+patterns' false alarms out of fold, but on a held-out set written later by a new author it dropped
+four real emergencies and crises told in the middle of a message about something else, where the
+whole-message reading scores low. It was taken out.
 """
 
 from __future__ import annotations
@@ -22,8 +19,6 @@ from typing import Any
 
 from mdagents.guardrails.semantic import SemanticVerdict
 from mdagents.guardrails.verdicts import CRITICAL_INTERVENTIONS, INPUT_SEVERITIES, InputCheck
-
-PATTERN_VETO = 0.02  # emergency+crisis probability under which the classifier sets a pattern's flag aside
 
 # How strong a flag is: an emergency and a crisis are equally urgent (both messages give the emergency number).
 _RANK = {"none": 0, "out_of_scope": 1, "emergency": 2, "mental_health_crisis": 2}
@@ -42,26 +37,6 @@ def layer_record(verdict: InputCheck) -> dict[str, Any]:
 def from_semantic(verdict: SemanticVerdict) -> InputCheck:
     kind = verdict.intervention_type
     return InputCheck(kind != "none", kind, verdict.severity, kind != "none", verdict.explanation, "semantic")
-
-
-def _critical_probability(classifier: SemanticVerdict) -> float:
-    return sum(classifier.probabilities.get(kind, 0.0) for kind in CRITICAL_INTERVENTIONS)
-
-
-def sets_aside(pattern: InputCheck, classifier: SemanticVerdict) -> bool:
-    """Whether the classifier's reading of the whole message sets the patterns' critical flag aside."""
-    return (pattern.intervention_type in CRITICAL_INTERVENTIONS and not classifier.passage
-            and _critical_probability(classifier) < PATTERN_VETO)
-
-
-def set_aside(pattern: InputCheck, classifier: SemanticVerdict) -> InputCheck:
-    """The patterns' verdict once set aside: no flag, with what matched and why it was not kept."""
-    critical = _critical_probability(classifier)
-    why = (f"matched {', '.join(map(repr, pattern.matched))} ({pattern.intervention_type}), set aside: the embedding "
-           f"classifier gives emergency or crisis {critical:.3f} < {PATTERN_VETO} for the whole message")
-    verdict = InputCheck.none(why, "regex")
-    verdict.layers = [{**layer_record(pattern), "intervention_type": "none", "severity": "low", "why": why}]
-    return verdict
 
 
 def merge(verdicts: Sequence[InputCheck]) -> InputCheck:

@@ -48,9 +48,8 @@ async def test_lay_wording_in_every_language_is_flagged_offline(semantic: Guardr
     assert verdict.intervention_type in ("emergency", "mental_health_crisis"), (lang, verdict.explanation)
     assert semantic.semantic is not None
     assert semantic.semantic.classify(text).intervention_type in ("emergency", "mental_health_crisis")
-    if "regex" in verdict.source:  # the patterns saw it first; the classifier read it whole and kept the flag
-        assert [layer["layer"] for layer in verdict.layers] == ["regex", "semantic"]
-        assert verdict.layers[0]["intervention_type"] in ("emergency", "mental_health_crisis")
+    if "regex" in verdict.source:  # the patterns saw it first: the classifier was not needed
+        assert [layer["layer"] for layer in verdict.layers] == ["regex"]
         return
     assert "semantic" in verdict.source
     assert {layer["layer"] for layer in verdict.layers} == {"regex", "semantic"}
@@ -157,7 +156,7 @@ async def test_the_acknowledgement_step_works_with_the_offline_layers() -> None:
     assert "limits_acknowledged" in acknowledged.guardrails_applied
 
 
-HELD_OUT = [DATA_DIR / "heldout_c.jsonl", DATA_DIR / "heldout_d.jsonl"]
+HELD_OUT = [DATA_DIR / "heldout_c.jsonl", DATA_DIR / "heldout_d.jsonl", DATA_DIR / "heldout_e.jsonl"]
 
 
 def test_held_out_messages_never_reach_training() -> None:

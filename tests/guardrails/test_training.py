@@ -117,7 +117,7 @@ def test_a_retrained_model_is_judged_by_its_decisions_not_its_weights() -> None:
 
 
 def test_the_check_reads_the_held_out_sets_the_training_never_reads() -> None:
-    assert sorted(p.name for p in HELDOUT_FILES) == ["heldout_c.jsonl", "heldout_d.jsonl"]
+    assert sorted(p.name for p in HELDOUT_FILES) == ["heldout_c.jsonl", "heldout_d.jsonl", "heldout_e.jsonl"]
     assert not set(HELDOUT_FILES) & {Path(p) for p in TRAINING_FILES}
 
 
