@@ -55,6 +55,9 @@ class GroupCommitWriter:
         A task cancelled while waiting does not withdraw the question: it is still written."""
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
+        # A run that stops cancels the questions waiting here; a write that then fails must not be
+        # reported as an exception nobody retrieved (the run reports the failure once, itself).
+        done.add_done_callback(lambda future: future.cancelled() or future.exception())
         self._start()
         self._queue.put(_Finished(sample_id, record, transcript, loop, done))
         await asyncio.shield(done)
