@@ -147,7 +147,7 @@ def value(text: str, options: dict[str, str], *, whole: bool = False) -> str | N
     return AMBIGUOUS if re.search(r"\b(?:or|and/or)\b", clause) and len(options_meant(clause, options)) > 1 else max(found)[1]
 
 
-def statements(body: str, options: dict[str, str], *, truncated: bool = False) -> list[Statement]:
+def statements(body: str, options: dict[str, str]) -> list[Statement]:
     """Every statement in `body`, in order."""
     found = [*_answer_lines(body, options), *_declarations(body, options), *_edges(body, options)]
     return sorted(found, key=lambda s: (s.at, s.kind != CONTRACT))

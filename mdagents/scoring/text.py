@@ -37,9 +37,7 @@ _RUNAWAY = re.compile(r"\n\s*(?:#+\s*)?(?:Instruction|Input|Human|User|Question)
 
 def yes_no_in_english(text: str) -> str:
     """Yes/no/maybe written in another language, after an answer label, read as the English word."""
-    pattern = "|".join(re.escape(w) for w in sorted(YES_NO_WORDS, key=len, reverse=True))
-    return re.sub(rf"((?:{FOREIGN_ANSWER})\s*[:：]\s*)({pattern})(?![\w-])",
-                  lambda m: m.group(1) + YES_NO_WORDS[m.group(2).lower()], text, flags=re.IGNORECASE)
+    return _FOREIGN_YES_NO.sub(lambda m: m.group(1) + YES_NO_WORDS[m.group(2).lower()], text)
 
 
 _ARABIC_LETTERS = {"أ": "A", "ا": "A", "إ": "A", "ب": "B", "ج": "C", "د": "D", "ه": "E"}
@@ -108,6 +106,9 @@ def normalise(text: str) -> str:
 FOREIGN_ANSWER = (r"(?:respuesta|r[ée]ponse|antwort|resposta|risposta|alternativa|正确答案|答案|回答|故选|所以选|应选|"
                    r"الخيار الصحيح|الإجابة الصحيحة|الجواب الصحيح|الإجابة|الجواب|सही उत्तर|उत्तर)"
                    r"(?:\s+(?:correcta|correcte|correta|corretta|richtig|final|finale|définitive))?")
+_FOREIGN_YES_NO = re.compile(rf"((?:{FOREIGN_ANSWER})\s*[:：]\s*)("
+                             + "|".join(re.escape(w) for w in sorted(YES_NO_WORDS, key=len, reverse=True))
+                             + r")(?![\w-])", re.IGNORECASE)
 
 
 # "vitamin A", "hepatitis B", "type A", "class C", "Group B strep": the capital belongs to a name and is
