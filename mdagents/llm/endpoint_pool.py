@@ -1,6 +1,7 @@
 """Several servers of one model (several `--base-url`s, e.g. vLLM replicas) sharing the load.
 
-Each call goes to the server with the fewest calls in flight (ties in turn). A server whose
+Each call goes to the server with the fewest calls in flight; of those, the one that has served the
+fewest calls so far, so that calls that never overlap are shared evenly too. A server whose
 call failed for a reason another attempt may fix (unreachable, 5xx, 429) is set aside for a
 few seconds, so the `LLM` client's retry goes to another one. It is one provider to the
 client: one cache key, one in-flight cap, one ledger.
@@ -8,7 +9,6 @@ client: one cache key, one in-flight cap, one ledger.
 
 from __future__ import annotations
 
-import itertools
 import time
 from collections.abc import Sequence
 
@@ -30,15 +30,13 @@ class EndpointPool:
         self.in_flight = [0] * len(self.members)
         self.calls = [0] * len(self.members)
         self._set_aside_until = [0.0] * len(self.members)
-        self._turn = itertools.count()
 
     def _pick(self) -> int:
         now = time.monotonic()
         healthy = [i for i in range(len(self.members)) if self._set_aside_until[i] <= now]
         candidates = healthy or list(range(len(self.members)))
         fewest = min(self.in_flight[i] for i in candidates)
-        tied = [i for i in candidates if self.in_flight[i] == fewest]
-        return tied[next(self._turn) % len(tied)]
+        return min((i for i in candidates if self.in_flight[i] == fewest), key=lambda i: self.calls[i])
 
     async def complete(self, messages: Sequence[Message], params: GenerationParams, *, timeout: float) -> Completion:
         index = self._pick()
