@@ -142,3 +142,49 @@ def test_grade_marks_right_wrong_and_failed() -> None:
     assert grade("Lisinopril", _question()) == Grade("C", "ok", True, "option_text")
     assert grade("no idea", _question()) == Grade(None, "failed", False, "none", "none")
     assert grade("Answer: (A) Lisinopril", _question()) == Grade(None, "failed", False, "contract", "conflict")
+
+
+TALLIES = [  # (tally, options): votes reported by letter or by the options' own words
+    ("Votes: {a} = 2, {b} = 2.", FOUR), ("Expert votes: {a}: 2, {b}: 2.", FOUR), ("Expert votes: {a} = 2, {b} = 2.", YES_NO),
+]
+
+
+@pytest.mark.parametrize(("tally", "options"), TALLIES)
+@pytest.mark.parametrize("by_text", [False, True])
+@pytest.mark.parametrize("close", ["", " The group is evenly split.", " I cannot break the tie from the abstract alone."])
+def test_a_tied_tally_is_no_answer_however_the_votes_are_named(tally: str, options: dict[str, str], by_text: bool,
+                                                                close: str) -> None:
+    a, b = (options["A"], options["B"]) if by_text or options is YES_NO else ("A", "B")
+    reading = read_answer(tally.format(a=a, b=b) + close, options)
+    assert (reading.letter, reading.reason) == (None, "ambiguous")
+    decided = read_answer(tally.format(a=a, b=b) + f"\n\nAnswer: ({'B'}) {options['B']}", options)
+    assert decided.letter == "B"  # a decision after the tally still counts
+
+
+@pytest.mark.parametrize("opening", ["A is likely given the findings.", "A fits best."])
+def test_a_reply_that_weighs_each_letter_in_turn_names_no_single_one(opening: str) -> None:
+    reply = f"{opening} B would show something else. C shortens the QT. D causes torsades."
+    assert read_answer(reply, FOUR).letter is None
+    assert read_answer("A 54-year-old man. Metformin first. C is not indicated.", FOUR).letter != "C"
+
+
+@pytest.mark.parametrize(("stated", "line", "expected"), [
+    ("the next step is lisinopril", "Answer: Metformin", None),  # reasoning and answer line disagree: a conflict
+    ("the best next step is metformin", "Answer: Metformin", "A"),
+    ("the next step is lisinopril", "Actually, on reflection, Answer: (A) Metformin", "A"),  # a revision
+])
+def test_a_next_step_stated_before_the_answer_line_must_agree_with_it(stated: str, line: str, expected: str | None) -> None:
+    reading = read_answer(f"Given the findings, {stated}.\n\n{line}", FOUR)
+    assert reading.letter == expected
+    if expected is None:
+        assert reading.reason == "conflict"
+
+
+@pytest.mark.parametrize(("reply", "options", "expected"), [
+    ("Resposta: deficiência de vitamina B12", {"A": "Vitamin B12 deficiency", "B": "Folate deficiency",
+                                                "C": "Iron deficiency"}, "A"),
+    ("Respuesta: colecistitis aguda", FIVE, None),  # a translation that is not a spelling: not guessed
+    ("उत्तर: मधुमेह", {"A": "मधुमेह", "B": "उच्च रक्तचाप"}, "A"),  # other scripts keep their vowel signs
+])
+def test_accents_are_spelling_not_meaning(reply: str, options: dict[str, str], expected: str | None) -> None:
+    assert read_answer(reply, options).letter == expected

@@ -25,14 +25,15 @@ UNDECIDED = re.compile(
     r"(?:defensible|reasonable|correct|right|acceptable|plausible|possible|valid)|torn\s+between|somewhere\s+between|"
     r"(?:won['’]?t|will\s+not)\s+(?:choose|commit|pick)|(?:would\s+not|wouldn['’]t)\s+commit|"
     r"(?:could\s+not|couldn['’]t|did\s+not|didn['’]t|failed\s+to)\s+reach|depend(?:s|ing)\s+on\s+which|before\s+committing|"
-    r"not\s+yet\s+(?:reached|decided|agreed)|no\s+consensus|without\s+(?:a\s+)?consensus|undecided|(?:a|is\s+)tie[ds]?|"
+    r"not\s+yet\s+(?:reached|decided|agreed)|no\s+consensus|without\s+(?:a\s+)?consensus|undecided|(?:a|is\s+|the\s+)tie[ds]?|(?:evenly|equally)\s+split|"
     r"none\s+of\s+the\s+(?:listed\s+|given\s+)?(?:options|answers|choices)\s+(?:is|are|fits?))\b", re.IGNORECASE)
 _TWO_OFFERED = re.compile(  # "either B or A", "B or D", "both A and C", "A/B" (not "neither ... nor")
     r"(?<!neither )(?:\b(?:either|both)\s+)?(?:option\s+)?\(?\b([A-E])\b\)?\s*(?:or|/|and/or)\s*(?:option\s+)?"
     r"\(?\b([A-E])\b\)?(?![\w'’-])|\b(?i:both|between)\s+\(?([A-E])\)?\s+and\s+\(?([A-E])\)?(?![\w'’-])")
 _MENTION = re.compile(
     r"\(\s*([A-Za-z])\s*\)|(?<![\w(])([A-Z])\)|\b(?:option|choice|answer|letter)\s+\(?([A-Za-z])\b\)?"
-    r"|^\s*([A-Z])[.:)]?\s*(?:[-–—]\s|$|(?=\s+(?:is|would|seems|does|and|or)\b))|(?<![\w'’-])([A-Z])(?=\s*(?:[.!?]\s*$|$))",
+    r"|^\s*([A-Z])[.:)]?\s*(?:[-–—]\s|$|(?=\s+(?:is|would|seems|does|and|or)\b))|(?<![\w'’-])([A-Z])(?=\s*(?:[.!?]\s*$|$))"
+    r"|(?:^|(?<=[.!?;]\s))([B-E])(?=\s+[a-z])",  # a sentence about a letter: "C shortens the QT." (not "A 45-year-old")
     re.MULTILINE)
 
 
@@ -126,7 +127,7 @@ def _letter(body: str, options: dict[str, str]) -> str | None:
     named = set()
     for match in _MENTION.finditer(masked):
         letter = next(g for g in match.groups() if g).upper()
-        if letter not in keys or (match.group(4) and listing) or negated(masked, *match.span()):
+        if letter not in keys or ((match.group(4) or match.group(6)) and listing) or negated(masked, *match.span()):
             continue
         if match.group(5) and letter in "AI" and not re.search(r"(?:[—–:,-]|\b(?:is|be|leaves|with))\s*$",
                                                                masked[max(0, match.start() - 12):match.start()]):

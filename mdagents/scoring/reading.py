@@ -30,7 +30,7 @@ from mdagents.scoring.statements import (
 )
 from mdagents.scoring.text import after_reasoning, plain, plain_options, words
 
-GRADER_VERSION = "contract-2"
+GRADER_VERSION = "contract-3"
 TRUNCATED, NONE, LLM, DECLARATION = "truncated", "none", "llm", "declaration"
 REASONS = (CONFLICT, AMBIGUOUS, TRUNCATED, REFUSED, NONE)
 _REFUSAL = re.compile(
@@ -41,7 +41,6 @@ _REFUSAL = re.compile(
 _HEDGE = re.compile(r"\b(?:probably|possibly|perhaps|maybe|likely|tentative\w*|let\s+me\s+(?:verify|check|double-check|"
                     r"reconsider|re-?read)|not\s+sure)\b", re.IGNORECASE)
 _UNSURE = re.compile(r"\b(?:not\s+sure|unsure|uncertain|could\s+also|might\s+also|may\s+also)\b", re.IGNORECASE)
-_VOTE = re.compile(r"(?<![\w'’])\(?([A-E])\)?\s*[=:]\s*(\d+)\b")
 _CUT_MID_DECLARATION = re.compile(r"\b(?:(?:answer|choice|option)\s*(?:is|:|would\s+be)?\s*(?:(?-i:the|a|an)|option)?|"
                                   r"i\s+think|i\s+would\s+(?:choose|say)|so)\s*$", re.IGNORECASE)
 
@@ -82,7 +81,7 @@ def _read(text: str, option_items: tuple[tuple[str, str], ...], truncated: bool)
         return _reading(_decide(found, body, options, truncated=truncated), CONTRACT)
     if _REFUSAL.search(body.strip().splitlines()[-1]):
         return Reading(None, NONE, REFUSED)
-    votes = sorted((int(n) for n in dict(_VOTE.findall(body)).values()), reverse=True)
+    votes = sorted(_tally(body, options).values(), reverse=True)
     if len(votes) >= 2 and votes[0] == votes[1]:
         return Reading(None, NONE, AMBIGUOUS)  # a tied tally ("B = 2, C = 2") and no decision after it
     if truncated:  # only what was said with conviction before the cut counts
@@ -101,6 +100,15 @@ def _read(text: str, option_items: tuple[tuple[str, str], ...], truncated: bool)
     if said == AMBIGUOUS and _REFUSAL.search(body):
         return Reading(None, step, REFUSED)
     return _reading(said, step)
+
+
+def _tally(body: str, options: dict[str, str]) -> dict[str, int]:
+    """Votes reported per option, by letter or by text: "B = 2, C = 2", "yes: 2, no: 2"."""
+    names = {key: key for key in options} | {text.lower(): key for key, text in options.items() if text.strip()}
+    pattern = "|".join(sorted((re.escape(name) for name in names), key=len, reverse=True))
+    found = re.findall(rf"(?<![\w'’])\(?({pattern})\)?\s*[=:]\s*(\d+)\b(?!\s*(?:%|mg|mmol|mL|/))", body, re.IGNORECASE)
+    return {names.get(name, names.get(name.lower(), name)): int(count) for name, count in found
+            if name in names or (len(name) > 1 and name.lower() in names)}
 
 
 def _reading(said: str | None, step: str) -> Reading:

@@ -37,7 +37,7 @@ _STRONG = [
     r"update[sd]?|revised|revision)(?=[ \t]*(?:[:=：]|[-–—][ \t])))",
     FOREIGN_ANSWER, r"selected|selection|chosen|pick", r"(?:let['’]?s\s+)?go(?:ing)?\s+with", r"it['’]?s(?=\s*\(?[A-Za-z]\)?\s*(?:[.!]|$))",
 ]
-_MARKER = re.compile(r"(?<![A-Za-z0-9_-])(?:(?P<strong>" + "|".join(_STRONG) + r")|answer|decision|verdict|conclusion)"
+_MARKER = re.compile(r"(?<![A-Za-z0-9_-])(?:(?P<strong>" + "|".join(_STRONG) + r")|answer|decision|verdict|conclusion|next\s+step)"
                      r"(?:(?<![A-Za-z])|(?![A-Za-z0-9_-]))", re.IGNORECASE)
 _FILLER = re.compile(
     r"(?:\s*(?:is|was|are|would\s+be|should\s+be|will\s+be|must\s+be|remains|stays|becomes|of|as|to|be|here|now|then|"
@@ -102,6 +102,9 @@ def value(text: str, options: dict[str, str], *, whole: bool = False) -> str | N
     `whole`: the text is an answer line's value, so any option text in it counts; otherwise an option's
     text must open it (a marker inside a running sentence)."""
     keys = {key.upper(): key for key in options}
+    names = "|".join(re.escape(name) for name in sorted({*keys, *options.values()} - {""}, key=len, reverse=True))
+    if not whole and re.match(rf"\s*\(?(?i:{names})\)?\s*[=:]\s*\d+\b(?!\s*(?:mg|%|mL|/))", text):
+        return None  # a count ("votes: A: 2, B: 2", "yes = 2, no = 2"), not a choice
     letter = _LETTER.match(text)
     if letter and letter.group("u") and re.match(r"[AI]\s+[a-z0-9']", text[letter.start("u"):]) and not re.match(
             r"A\s+(?:is|was|because|as|since)\b", text[letter.start("u"):]):

@@ -143,6 +143,8 @@ _STOPWORDS = frozenset("the a an of and or with in to for on by at from as is de
 
 def _canonical(word: str) -> str:
     """One spelling of a word: British/American variants and plurals fold together ("coeliac" = "celiac")."""
+    folded = "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
+    word = folded if folded.isascii() else word  # "deficiência" = "deficiencia"; other scripts keep their marks
     word = word.replace("ae", "e").replace("oe", "e")
     word = re.sub(r"our$", "or", re.sub(r"(?<=[a-z]{3})(is|ys)(e|ed|ing)$", r"iz\2", word))
     if len(word) > 4 and word.endswith("ies"):

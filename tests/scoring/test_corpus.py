@@ -52,11 +52,17 @@ CORPORA = [HERE / "replies.jsonl", HERE / "replies_second.jsonl", HERE / "replie
 # `replies_tenth` (281, a tenth author, a typical log) was first measured after that: 94.0% exact and no silent
 # mis-grade. Two misses were then read (a "Note: (D) ... is less likely" line after the answer taken as a statement;
 # a second letter after the answer line's first sentence); what it still misses are aliases and paraphrases.
+# `replies_eleventh` (296, an eleventh author, a log of 30 models in every role) was first measured after that: 92.2%
+# exact, 4 silent mis-grades: a tie reported in the options' words ("yes = 2, no = 2"), a "next step is D-dimer"
+# before "Answer: CTPA", a reply weighing each letter in turn ("A is likely ... C shortens the QT"), and one whose
+# author labels no answer where `replies_third` labels the same shape with its letter (each option weighed, the
+# last sentence naming the one supported: k0116 there, k0158 here, relabelled B). Accents now fold like spellings.
 FLOORS = {"replies.jsonl": 0.99, "replies_second.jsonl": 0.99, "replies_third.jsonl": 0.98,
           "replies_blind.jsonl": 0.90, "replies_heldout.jsonl": 0.97, "replies_final.jsonl": 0.98,
           "replies_untouched.jsonl": 0.98, "replies_fresh.jsonl": 0.92, "replies_sixth.jsonl": 0.94,
           "replies_seventh.jsonl": 0.90, "replies_eighth.jsonl": 0.90,
-          "replies_ninth.jsonl": 0.94, "replies_tenth.jsonl": 0.96}
+          "replies_ninth.jsonl": 0.94, "replies_tenth.jsonl": 0.96,
+          "replies_eleventh.jsonl": 0.93}
 
 
 def load(path: Path) -> list[dict]:
