@@ -180,6 +180,42 @@ EMERGENCY_OTHER: list[str] = [
     r"نزيف (?:حاد|شديد)",
     # hi
     r"(?:सीने|छाती)\s*में.{0,20}दर्द", r"(?:साँस|सांस).{0,15}(?:नहीं|लेने में)", r"बेहोश",
+    # The core signs again, as people write them in a hurry: without accents, in dialect, in Latin letters.
+    # fr
+    r"(?:ne )?respire (?:plus|pas)\b(?! (?:bien|correctement|par le nez))|a arrêté de respirer|s'[ée]touff(?:e|ait)\b",
+    r"convuls\w*|(?:ne )?se r[ée]veille (?:plus|pas)\b|(?:bouche|visage) de travers",
+    r"(?:tomb[ée]\w*|chute)\b.{0,90}\b(?:a vomi|vomit|vomi deux|vomi plusieurs)|"
+    r"(?:avalé|bu|mangé)\b.{0,40}\b(?:médicaments|comprimés|cachets|javel|pile|détergent|produit ménager)",
+    r"(?:beaucoup|plein|énormément) de sang|saigne\w* (?:énormément|sans arrêt)|(?:gorge|langue|lèvres?) (?:qui )?(?:gonfl|enfl)\w*",
+    # es
+    r"\bno respira\b(?! (?:bien|por la nariz))|dej[óo] de respirar|se (?:est[áa] )?ahog(?:a|ando)\b(?! en)|convulsi\w*",
+    r"no (?:se )?despierta|no reacciona|(?:boca|cara) (?:torcida|chueca|de lado)|(?:mucha|much[íi]sima) sangre|"
+    r"no (?:para|deja) de sangrar|sangra\w* (?:much[íi]simo|sin parar)",
+    r"(?:trag[óo]|se tom[óo]|bebi[óo]|se comi[óo])\b.{0,40}\b(?:pastillas|lej[íi]a|cloro|pilas?|veneno|matarratas)",
+    r"se cay[óo]\b.{0,90}\bvomit\w*|(?:garganta|lengua|labios)\b.{0,20}\b(?:hinch\w*|cerrando)",
+    # pt
+    r"n[ãa]o (?:est[áa] )?respira(?:ndo)?\b(?! (?:bem|direito|pelo nariz))|parou de respirar|engasgad[oa]\b|engasgando",
+    r"n[ãa]o acorda\b|n[ãa]o reage\b|boca torta|muito sangue|n[ãa]o para de sangrar|sangrando muito",
+    r"(?:caiu|bateu a cabe[çc]a)\b.{0,90}\b(?:vomit\w*|confus[ao])|"
+    r"(?:engoliu|tomou|bebeu|comeu)\b.{0,40}\b(?:comprimidos|rem[ée]dios|água sanit[áa]ria|cloro|pilha|bateria|veneno|chumbinho)",
+    r"(?:garganta|l[íi]ngua|l[áa]bios?)\b.{0,20}\b(?:inchad\w*|fechando)",
+    # zh
+    r"没有?呼吸|没气了|不喘气|停止呼吸|呼吸停止|噎住|卡住(?:了)?(?:喉咙|嗓子)|抽搐|癫痫发作|掉进(?:河|水|池|湖|泳池)|溺水|被蛇咬(?:了|伤)|"
+    r"(?:流了)?很多血|血止不住|半边(?:身体|脸).{0,4}(?:麻|动不了|没知觉)|"
+    r"(?:孩子|宝宝|儿子|女儿|小孩).{0,15}(?:吞了|误食|喝了|吃了).{0,10}(?:药片|一瓶|整瓶|电池|洗衣|消毒|农药|老鼠药)",
+    # ar (standard and spoken)
+    r"(?<!\S)و?(?:مش|مو|ما|لا|مابي|ماب)(?:\s+\S+){0,2}\s+\S{0,3}(?:تنفس|تنفّس)|"
+    r"(?<!\S)و?(?:مش|مو|ما|لا)(?:\s+\S+){0,2}\s+(?:ياخد|تاخد|ياخذ|تاخذ|اخد|آخذ|ناخد)\s+نفس",
+    r"وقف نفسه|توقف عن التنفس|(?:ماسك|ماسكة|ممسك|ماسكه) (?:على )?(?:صدره|صدرها)|تشنج\w*|نوبة صرع|مغمى عليه|أغمي عليه|اغمى عليه|"
+    r"(?:شرب|شربت|بلع|بلعت)\S*[^.؟!]{0,30}(?:كلور|الكلور|ديتول|بنزين|مبيد|حبوب|بطارية|الدوا كله)|بينزف|الدم مش راضي يوقف|"
+    r"(?:لدغ|عض)\w* (?:ثعبان|حية|أفعى|الحية|الثعبان)|وقع في (?:البحر|المية|الميه|البيسين|المسبح)|غرق\b",
+    r"\b(?:msh|mish|mesh|mush|mo|ma) ?(?:2ader|ader|adir|2adir|2adra|adra)\w* (?:at|y|t|n|a)?(?:tnafas|nafas|tanafas|5od nafas|akhod nafas)",
+    # hi (Devanagari and Hinglish)
+    r"\bsaa?ns\w* (?:nahi|nahin|nai|na) (?:le|aa|a)\w*|\bsaa?ns (?:ruk|band)|(?:साँप|सांप) ने काट|\bsaa?np ne kaa?t|"
+    r"दौरा पड़|झटके आ रहे|\b(?:daura pad|jhatke aa rahe)|बहुत खून|खून (?:बह|रुक नहीं)|\bbahut khoon|\bkhoon (?:beh|ruk nahi)|"
+    r"\bbehosh|\b(?:seene|sine|chhati|chest) (?:me|mein|mai) (?:bahut )?dard|डूब (?:गया|गई|रहा|रही)|\bdoob (?:gaya|gayi|raha)|"
+    r"मुँह टेढ़ा|मुंह टेढ़ा|बोल नहीं पा रह|(?:बच्चे|बच्चा|बेटे|बेटी)\S*.{0,30}(?:निगल|पी ली|पी लिया|खा ली|खा लिया).{0,20}"
+    r"(?:गोलियां|गोली|दवा|बैटरी|तेज़ाब|तेजाब|कीटनाशक|फिनाइल)",
 ]
 
 # Suicidal thoughts and self-harm.
@@ -361,6 +397,20 @@ CRISIS_OTHER_LANGUAGES: list[str] = [
     r"不想活|想死(?!你|您|了你|的心都有)|自杀|轻生|结束(?:我的)?生命|自残|伤害自己",
     r"أنتحر|الانتحار|أقتل نفسي|أريد أن أموت|لا أريد أن أعيش|أؤذي نفسي",
     r"आत्महत्या|खुद को (?:मार|नुकसान|चोट)|मरना चाहत|जीना नहीं चाहत",
+    # Plans, means and farewells, in everyday words
+    r"(?:je compte|je vais) (?:tout|tous les) prendre|lettres? d'adieu|donné toutes mes affaires|me pendre\b|"
+    r"me jeter (?:du|d'un|sous)|sauter d(?:u|'un) (?:pont|immeuble|balcon)",
+    r"(?:tomarme|tomar) todas las pastillas|me voy a tirar (?:de|del|por)|ahorcarme|cortarme las venas|carta de despedida|"
+    r"(?:regal[ée]|di) (?:todas )?mis cosas",
+    r"tomar todos os (?:comprimidos|rem[ée]dios)|me jogar (?:da|de|do)\b|me enforcar|cortar os pulsos|carta de despedida|"
+    r"dei (?:todas )?as minhas coisas",
+    r"(?:把东西都|东西都)送(?:给|人)|(?:查好了|找好了|看好了).{0,10}(?:桥|楼|药)|跳楼(?!价|大甩卖)|跳桥|割腕|上吊|"
+    r"(?:吃|吞)多少.{0,6}会死",
+    r"(?:وزعت|وزّعت|اديت|عطيت|إديت) (?:أغراضي|حاجاتي|اغراضي|أغراضي كلها)|(?:رح|ح|هـ)\S* ?(?:اخلص|أخلص) (?:فيها|بيها|من حياتي)|"
+    r"مش عايز(?:ة)? (?:اعيش|أعيش)|ما ?بدي (?:عيش|إعيش)|بدي موت(?! من)|نفسي (?:اموت|أموت)|"
+    r"\b(?:msh|mish|mesh) 3ayz?a?e?z? a3ee?sh|\b3ayz?e?z? amoo?t|\bbad?dy? moo?t|\bma bdi 3ii?sh",
+    r"(?:पंखे|फंदे|फाँसी|फांसी).{0,25}(?:लटक|लगा)|नस काट|(?:ज़हर|जहर) खा(?:ने|ऊँ|ऊं|ना)|"
+    r"\b(?:mar jaa?na chaa?ht|marna chaa?ht|jeena nahi chaa?ht|khudkushi|suicide kar)",
 ]
 
 # Out-of-scope requests: category -> patterns.
@@ -448,6 +498,9 @@ PAST = (r"\b(?:last (?:year|month|week|spring|summer|winter|fall)|years? ago|mon
         r"le mois dernier|l'an dernier|l'année dernière|il y a \d+ (?:ans|mois)|el mes pasado|el año pasado|"
         r"hace \d+ (?:años|meses)|en (?:19|20)\d\d|mês passado|ano passado|há \d+ (?:anos|meses)|em (?:19|20)\d\d)\b|"
         r"上个月|去年|年前|以前|高中时|小时候|الشهر الماضي|السنة الماضية|العام الماضي|من سنين|पिछले (?:महीने|साल|हफ्ते)|"
+        r"\bhace (?:un|una|dos|tres|unos|unas|\d+) (?:años?|mes(?:es)?|semanas?)\b|\buna vez a los\b|\buma vez aos\b|"
+        r"\bh[áa] (?:um|uma|dois|duas|\d+) (?:anos?|m[eê]s(?:es)?|semanas?)\b|上周|上次|الأسبوع الماضي|الاسبوع الماضي|"
+        r"قبل \S+ (?:سنين|سنوات|شهور)|و(?:هي|هو) صغير|"
         r"साल पहले|महीने पहले")
 GENERAL = (r"(?:\b(?:in general|generally|usually|typically|what (?:is|are)|what (?:does|do) .{0,40}\bmean|what'?s the difference|what causes|symptoms of|signs of|"
            r"warning signs|how (?:is|are|do|does|can|long)|why (?:do|does|is|are)|risk (?:of|factors?)|prevent\w*|difference between|"
@@ -456,11 +509,16 @@ GENERAL = (r"(?:\b(?:in general|generally|usually|typically|what (?:is|are)|what
            r"screenplay|nursing student|med(?:ical)? student|viva|pathophysiology|safeguarding|"
            # laughter: "that video had me dying, couldn't breathe from laughing" is an idiom
            r"lmao|lol|haha\w*|laughing|mdr|ptdr|jaja\w*|kkkk*|"
+           # fiction, the news, and asking ahead: "in the series someone was bitten by a snake ..."
+           r"movies?|films?|tv (?:show|series)|episode|series|novel|in the news|news (?:story|report)|in advance|"
+           r"série|feuilleton|reportage|au journal|à l'avance|película\w*|serie|telenovela|noticias?|de antemano|"
+           r"filmes?|novela|notícia\w*|quero saber antes|movie me|serial|"
            r"étudiant\w*|cours|exposé|partiel|documentaire|si quelqu'un|différence entre|physiopathologie|"
            r"estudiante|curso|ensayo|documental|si alguien|diferencia entre|"
            r"estudante|documentário|trabalho da escola|se alguém|diferença entre)\b|qu'est-ce|quels sont|qué es|cuáles son|"
            r"o que é|quais são|什么是|哪些|纪录片|论文|作业|急救课|如果(?:身边)?有人|ما هو|ما هي|وثائقي|بحث|دورة|إذا أحد|"
-           r"क्या है|डॉक्यूमेंट्री|निबंध|प्रोजेक्ट|क्लास|अगर कोई|😂|🤣|哈哈|笑死|笑得|ههه|हाहा|हँसते)")
+           r"क्या है|डॉक्यूमेंट्री|निबंध|प्रोजेक्ट|क्लास|अगर कोई|😂|🤣|😅|哈哈|笑死|笑得|ههه|हाहा|हँसते|"
+           r"电视剧|电影|新闻|文章|小说|实习时|أثناء تدريبي|مسلسل|فيلم|فلم|الأخبار|خبر عن|انتشر فيديو|फिल्म|सीरियल|खबर)")
 # Suicide rates, statistics and the news: a question about a population, not about oneself (read for
 # the crisis words of the other languages only: "heart rate" belongs to emergencies).
 STATISTICS = (r"(?:\b(?:suicide rates?|rates? of suicide|statistics|stats|taux de suicide|statistiques|chiffres du suicide|"
