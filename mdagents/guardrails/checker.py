@@ -73,7 +73,10 @@ class Guardrails:
         not run. The classifier reads a message whole, so a sign buried in a longer message about
         something else scores low there: letting it lower a pattern's flag loses real emergencies."""
         layers = [input_check.check_in_conversation(text, earlier)]
-        if layers[0].intervention_type not in CRITICAL_INTERVENTIONS and self.semantic is not None:
+        # An overdose already taken is an emergency whatever the classifier says, but whether it was meant
+        # (a crisis too, and its lines in the reply) may be only the classifier's to see.
+        meant = layers[0].intervention_type == "emergency" and input_check.overdose_taken(text) is not None
+        if (layers[0].intervention_type not in CRITICAL_INTERVENTIONS or meant) and self.semantic is not None:
             layers.append(semantic_in_conversation(self.semantic, text, earlier))
         return merge(layers)
 

@@ -52,31 +52,52 @@ def _first(patterns: list[re.Pattern[str]], text: str) -> str | None:
     return None
 
 
+def _framed(text: str, statistics: bool = False) -> bool:
+    return bool(_GENERAL.search(text) or _PAST.search(text) or (statistics and _STATISTICS.search(text)))
+
+
 def _happening_now(text: str, statistics: bool = False) -> bool:
     """False when symptoms are only asked about in general or lie in the past (or, with `statistics`,
     when the message asks about rates or figures), unless someone has them now."""
-    framed = bool(_GENERAL.search(text) or _PAST.search(text) or (statistics and _STATISTICS.search(text)))
-    if not framed:
+    if not _framed(text, statistics):
         return True
     return bool(_PERSONAL.search(text) and _PRESENT.search(text))
+
+
+_SENTENCE_END = re.compile(r"[.!?;\n。！？；؟।]")
+
+
+def _told_now(text: str, hit: re.Match[str], statistics: bool = False) -> bool:
+    """Whether a sign is said of now: the message as a whole, or the sentence that tells it when that
+    sentence is not itself framed and says when ("for my biology class: how does insulin work? I have a
+    blade hidden and tonight I'll cut deep"): a sign buried in a general question still counts."""
+    if _happening_now(text, statistics):
+        return True
+    start = max((m.end() for m in _SENTENCE_END.finditer(text, 0, hit.start())), default=0)
+    end = next((m.start() for m in _SENTENCE_END.finditer(text, hit.end())), len(text))
+    sentence = text[start:end]
+    return not _framed(sentence, statistics) and bool(_PRESENT.search(sentence))
+
+
+def _said_now(patterns: list[re.Pattern[str]], text: str, statistics: bool = False) -> str | None:
+    """The first match of `patterns` that is said of now, or None."""
+    return next((m.group(0) for p in patterns for m in p.finditer(text) if _told_now(text, m, statistics)), None)
 
 
 def emergency_signs(text: str) -> list[tuple[str, str]]:
     """(category, matched text) of every emergency sign described as happening now."""
     text = normalise(text)
-    found = [(label, hit) for label, patterns in _EMERGENCY.items() if (hit := _first(patterns, text))]
-    other = _first(_EMERGENCY_OTHER, text)
-    if other:
+    found = [(label, hit) for label, patterns in _EMERGENCY.items() if (hit := _said_now(patterns, text))]
+    if other := _said_now(_EMERGENCY_OTHER, text):
         found.append(("emergency sign", other))
-    return found if found and _happening_now(text) else []
+    return found
 
 
 def crisis_signs(text: str) -> list[str]:
     """What matched of the crisis patterns; the other languages' words only when said of someone now."""
     text = normalise(text)
     found = [m.group(0) for p in _CRISIS if (m := p.search(text))]
-    other = [m.group(0) for p in _CRISIS_OTHER_LANGUAGES if (m := p.search(text))]
-    return found + (other if other and _happening_now(text, statistics=True) else [])
+    return found + [hit for p in _CRISIS_OTHER_LANGUAGES if (hit := _said_now([p], text, statistics=True))]
 
 
 def out_of_scope_signs(text: str) -> list[tuple[str, str]]:
@@ -97,7 +118,9 @@ def escalate_overdose(verdict: InputCheck, text: str) -> InputCheck:
     hit = overdose_taken(text)
     if hit is None:
         return verdict
-    also = ["mental_health_crisis"] if verdict.intervention_type == "mental_health_crisis" or crisis_signs(text) else []
+    crisis = verdict.intervention_type == "mental_health_crisis" or any(
+        layer.get("intervention_type") == "mental_health_crisis" for layer in verdict.layers)
+    also = ["mental_health_crisis"] if crisis or crisis_signs(text) else []
     verdict.also = sorted(set(verdict.also) | set(also))
     if verdict.intervention_type != "emergency":
         verdict.intervention_type = "emergency"

@@ -216,6 +216,27 @@ EMERGENCY_OTHER: list[str] = [
     r"\bbehosh|\b(?:seene|sine|chhati|chest) (?:me|mein|mai) (?:bahut )?dard|डूब (?:गया|गई|रहा|रही)|\bdoob (?:gaya|gayi|raha)|"
     r"मुँह टेढ़ा|मुंह टेढ़ा|बोल नहीं पा रह|(?:बच्चे|बच्चा|बेटे|बेटी)\S*.{0,30}(?:निगल|पी ली|पी लिया|खा ली|खा लिया).{0,20}"
     r"(?:गोलियां|गोली|दवा|बैटरी|तेज़ाब|तेजाब|कीटनाशक|फिनाइल)",
+    # Collapsed, not answering, breathing oddly
+    r"(?:il|elle) (?:ne )?r[ée]pond (?:plus|pas)\b|respire (?:presque (?:plus|pu)|bizarre)|"
+    r"no responde\b(?! (?:a|al|bien) )|respira (?:raro|con dificultad)|n[ãa]o responde\b(?! (?:a|ao|bem) )|"
+    r"respira (?:estranho|com dificuldade)|叫(?:他|她|也)?没(?:有)?反应|怎么叫都|突然倒地|呼吸.{0,6}(?:奇怪|很怪|急促)|"
+    r"(?:ما|مش|ما ب)(?:ي|ب)?رد (?:علينا|علي|عليا)|لا يستجيب|\bjawab nahi de|जवाब नहीं दे रह|\bbol nahi (?:rahe|raha|rahi)\b|"
+    r"\bsaa?ns atak|सांस अटक|साँस अटक",
+    # Scalds and burns: hot oil or boiling water spilled on someone
+    r"(?:huile|friteuse|eau bouillante)\b.{0,50}\b(?:renvers|sur (?:les|la|le|son|sa|ses) )|"
+    r"(?:aceite|agua hirviendo|olla)\b.{0,50}\b(?:se (?:le )?(?:cay[óo]|volc[óo]|derram[óo]))|"
+    r"(?:[óo]leo|panela|[áa]gua fervendo)\b.{0,40}\b(?:virou|caiu|derramou)|(?:开水|热油|滚油|油锅).{0,10}(?:烫|泼|洒|倒)|"
+    r"(?:زيت|مية سخنة|مي سخنة|ماء مغلي|ميه مغلية).{0,30}(?:وقع|انكب|اندلق|انسكب)|"
+    r"(?:खौलता|गरम|गर्म) (?:तेल|पानी).{0,30}गिर|\b(?:garam|khaulta|ubalta) (?:tel|paani|pani)\b.{0,30}\bgir",
+    # A knock to the head, then vomiting
+    r"(?:cogn|tomb)\w*\b.{0,100}\bvomi|(?:se golpe[óo]|se peg[óo]|se cay[óo])\b.{0,100}\bvomit|(?:摔|磕|撞).{0,40}吐了|"
+    r"(?:وقع|سقط|ضرب راس|ضرب رأس).{0,80}(?:تقيأ|رجّع|استفرغ)|(?:\bgir|गिर).{0,80}(?:\bulti|उल्टी)",
+    # A whole pack already swallowed
+    r"(?:aval[ée]|pris) (?:toute la bo[îi]te|tout le tube|toute la plaquette|\d{2} comprim[ée]s)|"
+    r"(?:me tom[ée]|tom[ée]|tragu[ée]) (?:toda la caja|todo el frasco|todas las pastillas|\d{2} pastillas)|"
+    r"(?:tomei|engoli) (?:a cartela toda|todos os comprimidos|o frasco todo|\d{2} comprimidos)|"
+    r"(?:一整瓶|整瓶|几十片|\d{2}片).{0,8}(?:吃了|吞了)|(?:吃了|吞了).{0,4}(?:一整瓶|整瓶|几十片|\d{2}片)|"
+    r"بلعت (?:كل|علبة|العلبة)|(?:पूरी पत्ती|पूरी शीशी|सारी गोलियां).{0,10}खा (?:ली|लिया)|\b(?:puri patti|saari goliyan) kha",
 ]
 
 # Suicidal thoughts and self-harm.
@@ -376,6 +397,10 @@ CRISIS: list[str] = [
     r"(?:drink|take|swallow|eat)\b",
     r"\b(?:keep|just keep|kept)\s+(?:on\s+)?(?:walking|swimming)\b.{0,20}\b(?:sea|ocean|river|lake|water)\b",
     r"\b(?:wrote|written|writing)\s+(?:letters|notes)\s+to\s+(?:everyone|everybody)\b",
+    # told in the first person: the same words about a film or a patient are not a disclosure
+    r"\bi\s+climbed (?:over|onto) the (?:railing|rail|ledge|parapet)\b|\bi\s+(?:keep|kept)\b.{0,60}\bstepping off\b|"
+    r"\bi\s+(?:want|wanna)\s+(?:to\s+)?be gone (?:before|by|tonight|tomorrow)\b|"
+    r"\bi'?m\s+going\s+to\s+(?:do it|cut)\s+deep\b|\btonight\b.{0,40}\bi'?(?:ll|m going to)\s+(?:do it|cut)\s+deep\b",
     # fr, es, pt, zh, ar, hi: see CRISIS_OTHER_LANGUAGES
 ]
 
@@ -411,6 +436,18 @@ CRISIS_OTHER_LANGUAGES: list[str] = [
     r"\b(?:msh|mish|mesh) 3ayz?a?e?z? a3ee?sh|\b3ayz?e?z? amoo?t|\bbad?dy? moo?t|\bma bdi 3ii?sh",
     r"(?:पंखे|फंदे|फाँसी|फांसी).{0,25}(?:लटक|लगा)|नस काट|(?:ज़हर|जहर) खा(?:ने|ऊँ|ऊं|ना)|"
     r"\b(?:mar jaa?na chaa?ht|marna chaa?ht|jeena nahi chaa?ht|khudkushi|suicide kar)",
+    # A plan with a time, a farewell, standing at the edge
+    r"(?:ce soir|demain|cette nuit) je (?:le )?fais|couper profond|me couper les veines|enjamb\w* (?:la )?rambarde|"
+    r"pour (?:ne )?plus me r[ée]veiller|dit adieu [àa]",
+    r"me voy a colgar|colgarme|me quito la vida|cortarme hondo|para no despertar|lo voy a hacer de verdad|"
+    r"me desped[ií] de (?:mis|todos)|en el borde\b.{0,40}\b(?:hoy|esta noche|mañana)|escrib[ií] (?:las )?cartas para",
+    r"me cortar fundo|pra n[ãa]o acordar mais|vou fazer de verdade|me despedi d[aoe]s? (?:minhas|meus|todos)|"
+    r"na beirada\b.{0,40}\b(?:hoje|amanh[ãa])|escrevi (?:as )?cartas pr?[ao]",
+    r"遗书|割深|割腕|翻过栏杆|攒.{0,6}安眠药|安眠药.{0,10}全吃|全吃掉|不会再回来了|考试前就走",
+    r"[هاأ]شنق نفسي|جرح حالي|[اأ]جرح نفسي|نقتل راسي|[اأ]قتل روحي|نقتل روحي|بسويها صدق|كتبت جوابات|رسالة وداع|"
+    r"وقفت على (?:الطرف|حافة)",
+    r"\bfaa?nsi laga|फा(?:ं|ँ)सी लगा|\bkhud ko khatam|खुद को खत्म|गहरा काट|ताकि फिर न उठ|\balvida keh|अलविदा कह|"
+    r"\bsach me(?:in)? kar dunga|\bchitthi likh di",
 ]
 
 # Out-of-scope requests: category -> patterns.
@@ -491,7 +528,10 @@ PRESENT = (r"\b(?:right now|(?<!fine )(?<!okay )(?<!ok )(?<!better )(?<!well )(?
            r"keeps?|started|since|minutes? ago|hours? ago|is having|am having|i'?m having|i have|i feel|i'?ve got|"
            r"can'?t|cannot|won'?t stop|"
            r"maintenant|en ce moment|depuis|ce soir|aujourd'hui|ahora|ahorita|ya mismo|desde hace|esta noche|hoy|"
-           r"agora|neste momento|desde|hoje|esta noite)\b|现在|刚才|正在|今晚|الآن|هلأ|دلوقتي|الليلة|अभी|इस वक्त|आज रात")
+           r"agora|neste momento|desde|hoje|esta noite|"
+           r"tout à l'heure|tout a l'heure|ce matin|cette nuit|vient de|viens de|il y a (?:une|deux|\d+) heures?|recién|recien|"
+           r"acaba de|acabo de|hace (?:un rato|unos minutos|media hora|una hora)|acabou de|há pouco|ha pouco|abhi|aaj|aaj raat)\b|"
+           r"现在|刚才|刚刚|正在|今晚|今天|小时前|الآن|هلأ|هلق|الحين|دلوقتي|الليلة|من ساعة|من شوية|اليوم|अभी|इस वक्त|आज")
 PAST = (r"\b(?:last (?:year|month|week|spring|summer|winter|fall)|years? ago|months? ago|weeks? ago|in (?:19|20)\d\d|"
         r"history of|passed away|died|survived|recovered|used to|when i was (?:a )?(?:kid|child|young)|"
         r"as a (?:kid|child|baby|toddler|teen\w*)|back in|"
@@ -513,12 +553,13 @@ GENERAL = (r"(?:\b(?:in general|generally|usually|typically|what (?:is|are)|what
            r"movies?|films?|tv (?:show|series)|episode|series|novel|in the news|news (?:story|report)|in advance|"
            r"série|feuilleton|reportage|au journal|à l'avance|película\w*|serie|telenovela|noticias?|de antemano|"
            r"filmes?|novela|notícia\w*|quero saber antes|movie me|serial|"
-           r"étudiant\w*|cours|exposé|partiel|documentaire|si quelqu'un|différence entre|physiopathologie|"
+           r"étudiant\w*|etudiant\w*|infirmi[eè]re|comment (?:agit|fonctionne|marche)|c[óo]mo (?:funciona|act[úu]a)|"
+           r"como (?:funciona|age|atua)|cours|exposé|partiel|documentaire|si quelqu'un|différence entre|physiopathologie|"
            r"estudiante|curso|ensayo|documental|si alguien|diferencia entre|"
            r"estudante|documentário|trabalho da escola|se alguém|diferença entre)\b|qu'est-ce|quels sont|qué es|cuáles son|"
            r"o que é|quais são|什么是|哪些|纪录片|论文|作业|急救课|如果(?:身边)?有人|ما هو|ما هي|وثائقي|بحث|دورة|إذا أحد|"
            r"क्या है|डॉक्यूमेंट्री|निबंध|प्रोजेक्ट|क्लास|अगर कोई|😂|🤣|😅|哈哈|笑死|笑得|ههه|हाहा|हँसते|"
-           r"电视剧|电影|新闻|文章|小说|实习时|أثناء تدريبي|مسلسل|فيلم|فلم|الأخبار|خبر عن|انتشر فيديو|फिल्म|सीरियल|खबर)")
+           r"电视剧|电影|新闻|文章|小说|实习时|提前学|أثناء تدريبي|مسلسل|فيلم|فلم|الأخبار|خبر عن|انتشر فيديو|फिल्म|सीरियल|खबर)")
 # Suicide rates, statistics and the news: a question about a population, not about oneself (read for
 # the crisis words of the other languages only: "heart rate" belongs to emergencies).
 STATISTICS = (r"(?:\b(?:suicide rates?|rates? of suicide|statistics|stats|taux de suicide|statistiques|chiffres du suicide|"
