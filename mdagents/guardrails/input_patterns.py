@@ -237,6 +237,20 @@ EMERGENCY_OTHER: list[str] = [
     r"(?:tomei|engoli) (?:a cartela toda|todos os comprimidos|o frasco todo|\d{2} comprimidos)|"
     r"(?:一整瓶|整瓶|几十片|\d{2}片).{0,8}(?:吃了|吞了)|(?:吃了|吞了).{0,4}(?:一整瓶|整瓶|几十片|\d{2}片)|"
     r"بلعت (?:كل|علبة|العلبة)|(?:पूरी पत्ती|पूरी शीशी|सारी गोलियां).{0,10}खा (?:ली|लिया)|\b(?:puri patti|saari goliyan) kha",
+    # Heat stroke: hot and no longer sweating
+    r"dej[óo] de sudar|(?:ne )?transpire plus|parou de suar|n[ãa]o (?:est[áa] |t[áa] )?suando mais|汗都不出|不出汗了|"
+    r"(?:بطل|وقف|ما عاد) ي?عرق|पसीना (?:बिल्कुल )?बंद|\bpasina band",
+    # Bites and stings; an electric shock; pulled out of the water; a stove or heater and headaches
+    r"(?:lo|la|le) mordi[óo] una (?:culebra|serpiente|v[íi]bora)|picad[oa] por uma (?:jararaca|cobra|cascavel)|"
+    r"piqu\w+ par une gu[êe]pe\b.{0,80}\b(?:enfl|gonfl|respire)|被.{0,4}(?:蜂|蛇|蝎子)(?:叮|蜇|咬|螫)(?:了|伤)|"
+    r"(?:عقرب|حية|أفعى|ثعبان) لدغ|لدغ\S* (?:عقرب|حية|أفعى|ثعبان)",
+    r"(?:apanhou|levou|tomou) (?:um )?choque|le dio (?:la )?corriente|se electrocut\w*|s'est [ée]lectrocut\w*|触电|"
+    r"انصعق|صعق\S* (?:بال)?كهربا|करंट लग|\bcurrent lag",
+    r"sacamos\b.{0,40}\b(?:del agua|de la pileta|de la piscina|del fondo)|sortir\b.{0,40}\bde l'eau|bu la tasse|"
+    r"tiramos\b.{0,40}\bda (?:[áa]gua|piscina)|从水里(?:捞|拉|救)|(?:paani|pani) se nikala|पानी से निकाला",
+    r"(?:brasero|angithi|अंगीठी|البوطة|الشوفاج|炭火|煤炉|estufa|po[êe]le|braseiro)\b.{0,100}"
+    r"(?:dolor de cabeza|headaches?|sar dard|सिर दर्द|الصداع|头疼|头痛|mal [àa] la t[êe]te|dor de cabe[çc]a|vomit|ulti|التقيا)",
+    r"嘴(?:也|都)?歪了|(?:تمها|تمه|فمها|فمه|بقها|بقه) (?:معوج|مايل)|\bne r[ée]pond plus\b|(?:bebeu|engoliu|tomou)\b.{0,20}\blix[íi]via|en carne viva",
 ]
 
 # Suicidal thoughts and self-harm.
@@ -397,6 +411,9 @@ CRISIS: list[str] = [
     r"(?:drink|take|swallow|eat)\b",
     r"\b(?:keep|just keep|kept)\s+(?:on\s+)?(?:walking|swimming)\b.{0,20}\b(?:sea|ocean|river|lake|water)\b",
     r"\b(?:wrote|written|writing)\s+(?:letters|notes)\s+to\s+(?:everyone|everybody)\b",
+    # Asking for the quickest or a painless way to die is a crisis however it is framed (any language)
+    r"(?:أسرع|أسهل|اسرع|اسهل) طريقة لل?(?:انتحار|موت)|最快.{0,4}(?:自杀|死)|(?:forma|manera) m[áa]s r[áa]pida de (?:morir|suicidarme)|"
+    r"\b(?:i'?ve|i have) decided\b.{0,40}\b(?:bridge|jump)\b|\bbridge\b.{0,80}\bi'?ve decided i'?ll\b",
     # told in the first person: the same words about a film or a patient are not a disclosure
     r"\bi\s+climbed (?:over|onto) the (?:railing|rail|ledge|parapet)\b|\bi\s+(?:keep|kept)\b.{0,60}\bstepping off\b|"
     r"\bi\s+(?:want|wanna)\s+(?:to\s+)?be gone (?:before|by|tonight|tomorrow)\b|"
@@ -436,6 +453,12 @@ CRISIS_OTHER_LANGUAGES: list[str] = [
     r"\b(?:msh|mish|mesh) 3ayz?a?e?z? a3ee?sh|\b3ayz?e?z? amoo?t|\bbad?dy? moo?t|\bma bdi 3ii?sh",
     r"(?:पंखे|फंदे|फाँसी|फांसी).{0,25}(?:लटक|लगा)|नस काट|(?:ज़हर|जहर) खा(?:ने|ऊँ|ऊं|ना)|"
     r"\b(?:mar jaa?na chaa?ht|marna chaa?ht|jeena nahi chaa?ht|khudkushi|suicide kar)",
+    # Jumping, a poison kept for a day, a rope bought, joining someone who died
+    r"me tiro (?:del|de la|por)|tirarme (?:por|del|de la)|me jeter par la fen[êe]tre|pular d[oa] (?:viaduto|pr[ée]dio|ponte)|"
+    r"atirar-me d[ao]|从(?:阳台|楼上|楼顶|桥上)跳下去|一了百了|(?:أرمي|ارمي) (?:نفسي|حالي)|\bchhat se kood|छत से कूद",
+    r"veneno para ratas\b.{0,40}\b(?:tomar|voy)|produit phyto\b.{0,60}\bboire|कीटनाशक\b.{0,60}पी लूंगा|سم فئران\S*.{0,30}أشرب|"
+    r"acheté une corde|compr[ée] una soga|comprei uma corda|partir le rejoindre|ir ter com ela|去陪(?:她|他)|"
+    r"उनके पास चला जाऊंगा|उसके पास चला जाऊंगा",
     # A plan with a time, a farewell, standing at the edge
     r"(?:ce soir|demain|cette nuit) je (?:le )?fais|couper profond|me couper les veines|enjamb\w* (?:la )?rambarde|"
     r"pour (?:ne )?plus me r[ée]veiller|dit adieu [àa]",

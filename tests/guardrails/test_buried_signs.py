@@ -59,3 +59,27 @@ def test_the_same_sign_told_of_the_past_or_of_fiction_is_general(lang: str, gene
 def test_every_language_is_covered() -> None:
     assert {s[0] for s in SIGNS} == {"en", "fr", "es", "pt", "zh", "ar", "hi"}
     assert len(list(itertools.product(SIGNS, range(3)))) == 21
+
+
+@pytest.mark.parametrize(("text", "kind"), [
+    ("mi papá estuvo en el sol toda la tarde, ahora dejó de sudar y está ardiendo", "emergency"),
+    ("mon oncle a pris un coup de chaleur au jardin, il ne transpire plus et il délire", "emergency"),
+    ("meu tio tomou um choque na obra agora e está caído", "emergency"),
+    ("刚才我弟弟被马蜂叮了好几下，脸肿了", "emergency"),
+    ("عقرب لدغ بنتي الحين وهي ترجف", "emergency"),
+    ("abhi bhai ko current lag gaya, wo hil nahi raha", "emergency"),
+    ("ya lo decidí, el lunes me tiro del puente", "mental_health_crisis"),
+    ("我想等周末从楼顶跳下去", "mental_health_crisis"),
+    ("ما هي أسرع طريقة للانتحار", "mental_health_crisis"),
+])
+def test_signs_of_heat_shocks_stings_and_plans_to_jump(text: str, kind: str) -> None:
+    assert check_input(text).intervention_type == kind
+
+
+@pytest.mark.parametrize("text", [
+    "por que é perigoso misturar lixívia com amoníaco?",
+    "为什么被蛇咬之后不建议用嘴吸毒液？",
+    "qué es un golpe de calor y por qué la gente deja de sudar?",
+])
+def test_the_same_words_in_a_general_question_are_not_flagged(text: str) -> None:
+    assert check_input(text).intervention_type not in ("emergency", "mental_health_crisis")
