@@ -28,7 +28,7 @@ from mdagents.scoring.statements import (
     Statement,
     statements,
 )
-from mdagents.scoring.text import after_reasoning, plain, plain_options, words
+from mdagents.scoring.text import after_reasoning, plain, plain_options, tally, words
 
 GRADER_VERSION = "contract-3"
 TRUNCATED, NONE, LLM, DECLARATION = "truncated", "none", "llm", "declaration"
@@ -105,9 +105,7 @@ def _read(text: str, option_items: tuple[tuple[str, str], ...], truncated: bool)
 def _tally(body: str, options: dict[str, str]) -> dict[str, int]:
     """Votes reported per option, by letter or by text: "B = 2, C = 2", "yes: 2, no: 2"."""
     names = {key: key for key in options} | {text.lower(): key for key, text in options.items() if text.strip()}
-    pattern = "|".join(sorted((re.escape(name) for name in names), key=len, reverse=True))
-    found = re.findall(rf"(?<![\w'’])\(?({pattern})\)?\s*[=:]\s*(\d+)\b(?!\s*(?:%|mg|mmol|mL|/))", body, re.IGNORECASE)
-    return {names.get(name, names.get(name.lower(), name)): int(count) for name, count in found
+    return {names.get(name, names.get(name.lower(), name)): int(count) for name, count in tally(options).findall(body)
             if name in names or (len(name) > 1 and name.lower() in names)}
 
 

@@ -11,7 +11,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from mdagents.scoring.text import FOREIGN_ANSWER, YES_NO_WORDS, options_meant, options_touched, tokens, words
+from mdagents.scoring.text import (
+    FOREIGN_ANSWER,
+    YES_NO_WORDS,
+    options_meant,
+    options_touched,
+    tally,
+    tokens,
+    words,
+)
 
 AMBIGUOUS, CONFLICT, REFUSED, UNREAD = "ambiguous", "conflict", "refused", "none"
 CONTRACT, STRONG, WEAK = "contract", "strong", "weak"  # statement kinds, the most binding first
@@ -102,8 +110,7 @@ def value(text: str, options: dict[str, str], *, whole: bool = False) -> str | N
     `whole`: the text is an answer line's value, so any option text in it counts; otherwise an option's
     text must open it (a marker inside a running sentence)."""
     keys = {key.upper(): key for key in options}
-    names = "|".join(re.escape(name) for name in sorted({*keys, *options.values()} - {""}, key=len, reverse=True))
-    if not whole and re.match(rf"\s*\(?(?i:{names})\)?\s*[=:]\s*\d+\b(?!\s*(?:mg|%|mL|/))", text):
+    if not whole and tally(options).match(text, len(text) - len(text.lstrip())):
         return None  # a count ("votes: A: 2, B: 2", "yes = 2, no = 2"), not a choice
     letter = _LETTER.match(text)
     if letter and letter.group("u") and re.match(r"[AI]\s+[a-z0-9']", text[letter.start("u"):]) and not re.match(

@@ -226,3 +226,17 @@ def options_touched(fragment: str, options: dict[str, str]) -> set[str]:
     that matches none outright: "Heparina não fracionada" touches "Unfractionated heparin"."""
     said = [w for w in words(fragment) if len(w) >= 5]
     return {key for key, text in options.items() if any(_close(a, b) for a in said for b in words(text) if len(b) >= 5)}
+
+
+def tally(options: dict[str, str]) -> re.Pattern[str]:
+    """An option named by its letter or its text and followed by a count ("B = 2", "yes: 2"): a vote
+    tally, not a choice. Cached per option set: every statement of every reply is checked with it."""
+    return _tally(tuple(options.items()))
+
+
+@lru_cache(maxsize=4096)
+def _tally(options: tuple[tuple[str, str], ...]) -> re.Pattern[str]:
+    names = sorted({*(key for key, _ in options), *(text for _, text in options if text.strip())}, key=len, reverse=True)
+    return re.compile(rf"(?<![\w'’])\(?({'|'.join(map(re.escape, names))})\)?\s*[=:]\s*(\d+)\b(?!\s*(?:%|mg|mmol|mL|/))",
+                      re.IGNORECASE)
+
