@@ -68,36 +68,45 @@ _SENTENCE_END = re.compile(r"[.!?;\n。！？；؟।]")
 
 
 def _told_now(text: str, hit: re.Match[str], statistics: bool = False) -> bool:
-    """Whether a sign is said of now: the message as a whole, or the sentence that tells it when that
-    sentence is not itself framed and says when ("for my biology class: how does insulin work? I have a
+    """Whether the sentence that tells a sign says it of now, in a message framed as a whole as general or
+    past: not itself framed, and it says when ("for my biology class: how does insulin work? I have a
     blade hidden and tonight I'll cut deep"): a sign buried in a general question still counts."""
-    if _happening_now(text, statistics):
-        return True
     start = max((m.end() for m in _SENTENCE_END.finditer(text, 0, hit.start())), default=0)
     end = next((m.start() for m in _SENTENCE_END.finditer(text, hit.end())), len(text))
     sentence = text[start:end]
     return not _framed(sentence, statistics) and bool(_PRESENT.search(sentence))
 
 
-def _said_now(patterns: list[re.Pattern[str]], text: str, statistics: bool = False) -> str | None:
-    """The first match of `patterns` that is said of now, or None."""
-    return next((m.group(0) for p in patterns for m in p.finditer(text) if _told_now(text, m, statistics)), None)
+def _said_now(pattern_lists: list[list[re.Pattern[str]]], text: str, statistics: bool = False) -> list[str | None]:
+    """For each list of patterns, the first match said of now (or None). Whether the message as a whole
+    is said of now is worked out once, and only if something matched."""
+    whole: bool | None = None
+    found: list[str | None] = []
+    for patterns in pattern_lists:
+        hit = None
+        for match in (m for p in patterns for m in p.finditer(text)):
+            if whole is None:
+                whole = _happening_now(text, statistics)
+            if whole or _told_now(text, match, statistics):
+                hit = match.group(0)
+                break
+        found.append(hit)
+    return found
 
 
 def emergency_signs(text: str) -> list[tuple[str, str]]:
     """(category, matched text) of every emergency sign described as happening now."""
     text = normalise(text)
-    found = [(label, hit) for label, patterns in _EMERGENCY.items() if (hit := _said_now(patterns, text))]
-    if other := _said_now(_EMERGENCY_OTHER, text):
-        found.append(("emergency sign", other))
-    return found
+    labels = [*_EMERGENCY, "emergency sign"]
+    hits = _said_now([*_EMERGENCY.values(), _EMERGENCY_OTHER], text)
+    return [(label, hit) for label, hit in zip(labels, hits, strict=True) if hit]
 
 
 def crisis_signs(text: str) -> list[str]:
     """What matched of the crisis patterns; the other languages' words only when said of someone now."""
     text = normalise(text)
     found = [m.group(0) for p in _CRISIS if (m := p.search(text))]
-    return found + [hit for p in _CRISIS_OTHER_LANGUAGES if (hit := _said_now([p], text, statistics=True))]
+    return found + [hit for hit in _said_now([[p] for p in _CRISIS_OTHER_LANGUAGES], text, statistics=True) if hit]
 
 
 def out_of_scope_signs(text: str) -> list[tuple[str, str]]:
