@@ -125,6 +125,29 @@ def test_public_medmcqa_converted_form_loads() -> None:
     assert questions[1].answer == "0.01" and questions[1].answer_idx == "A"
 
 
+def test_public_option_texts_are_one_line_without_a_stray_quote() -> None:
+    """38 MedQA and 58 MedQA-5 options end in a line break and an unpaired quote ('Propranolol\\n"'): left in,
+    they split the one options line a model reads, and the answer it gives matches no option."""
+    for name in ("medqa/test.jsonl", "medqa_5options/test.jsonl"):
+        raw = [json.loads(line) for line in shared(name).read_text(encoding="utf-8").splitlines() if line.strip()]
+        marked = [i for i, r in enumerate(raw) if any("\n" in v for v in r["options"].values())]
+        assert len(marked) >= 35
+        questions = load_questions(resolve_dataset(str(shared(name))))
+        for i in marked:
+            q = questions[i]
+            assert all("\n" not in t and not t.endswith('"') for t in q.options.values()), q.options
+            assert q.options[q.answer_idx] == q.answer
+
+
+def test_an_option_keeps_its_own_quotes_and_loses_only_the_stray_one(tmp_path: Path) -> None:
+    path = write_jsonl(tmp_path / "q.jsonl", [{
+        "question": "Which is it?", "answer_idx": "A", "answer": "Propranolol\n\"",
+        "options": {"A": "Propranolol\n\"", "B": 'The "silent" type', "C": "Lesion > 2\"", "D": "Two\n  lines"}}])
+    (q,) = load_questions(resolve_dataset(str(path)))
+    assert q.options == {"A": "Propranolol", "B": 'The "silent" type', "C": 'Lesion > 2"', "D": "Two lines"}
+    assert q.answer == "Propranolol"
+
+
 # ---------------------------------------------------------------- formats
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import random
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -347,9 +348,19 @@ def _options(record: dict[str, Any], where: str) -> dict[str, str]:
 def _option_text(value: Any, letter: str, where: str) -> str:
     if isinstance(value, int | float) and not isinstance(value, bool):
         value = str(value)
-    if not isinstance(value, str) or not value.strip():
+    if not isinstance(value, str) or not _one_line(value):
         raise DatasetError(f"{where}: option {letter} is empty")
-    return value.strip()
+    return _one_line(value)
+
+
+_STRAY_QUOTE = re.compile(r'\n\s*"\s*$')
+
+
+def _one_line(text: str) -> str:
+    """An option as the one line prompts show it on: whitespace collapsed, and without the unpaired
+    closing quote some public sets carry after a line break (MedQA's `'Propranolol\\n"'`), which would
+    split the options line a model reads and leave its answer matching no option."""
+    return " ".join(_STRAY_QUOTE.sub("", text).split())
 
 
 def _answer_letter(record: dict[str, Any], options: dict[str, str], where: str) -> str:
@@ -358,7 +369,7 @@ def _answer_letter(record: dict[str, Any], options: dict[str, str], where: str) 
     Without `answer_idx`, the letter of the one option whose text equals `answer`.
     """
     answer = record.get("answer")
-    answer_text = _norm(answer) if isinstance(answer, str) and answer.strip() else None
+    answer_text = _norm(_one_line(answer)) if isinstance(answer, str) and answer.strip() else None
     raw_letter = record.get("answer_idx")
     if raw_letter is None:
         if answer_text is None:

@@ -11,6 +11,7 @@ import pytest
 
 import mdagents.llm.mock as mock
 from mdagents.cli import main
+from tests.locations import SHARED_DATASETS
 from tests.runs_helpers import only_run_dir, read_records
 
 # The final line of every answering step, from (letter, option text): one line a form.
@@ -40,8 +41,8 @@ def _oracle_in(form: Callable[[str, str], str]) -> Callable[[str, tuple[str, str
     return step_reply
 
 
-def _run(tmp_path: Path, level: str, dataset: str = "medqa") -> tuple[list[dict], dict]:
-    args = ["--model", "mock/oracle", "--dataset", dataset, "--difficulty", level, "--limit", "6",
+def _run(tmp_path: Path, level: str, dataset: str = "medqa", limit: int = 6) -> tuple[list[dict], dict]:
+    args = ["--model", "mock/oracle", "--dataset", dataset, "--difficulty", level, "--limit", str(limit),
             "--output-dir", str(tmp_path / "out"), "--no-cache"]
     assert main(args) == 0
     run_dir = only_run_dir(tmp_path)
@@ -66,3 +67,30 @@ def test_yes_no_maybe_answers_in_every_form(tmp_path: Path, monkeypatch: pytest.
         monkeypatch.setattr(mock, "step_reply", _oracle_in(form))
         records, _ = _run(tmp_path / name.replace(" ", "_"), "basic", dataset="pubmedqa")
         assert all(r["correct"] for r in records), (name, [r["response"] for r in records])
+
+
+def test_public_options_ending_in_a_stray_quote_reach_the_model_on_one_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Public MedQA options such as 'Propranolol\\n"' would split the options line the model reads (a model that
+    reads the line, like the bench's, then finds no option for its answer); every option must reach it whole."""
+    source = SHARED_DATASETS / "medqa_5options" / "test.jsonl"
+    if not source.is_file():
+        pytest.skip(f"public dataset {source} not present")
+    marked = [line for line in source.read_text(encoding="utf-8").splitlines()
+              if line.strip() and any("\n" in text for text in json.loads(line)["options"].values())]
+    dataset = tmp_path / "marked.jsonl"
+    dataset.write_text("\n".join(marked) + "\n", encoding="utf-8")
+    shown: list[dict[str, str]] = []
+    original = mock.step_reply
+
+    def step_reply(text: str, answer: tuple[str, str] | None, difficulty: str) -> str:
+        if answer is not None:
+            shown.append(mock.options_after(text, text.rfind("Options:")))
+        return original(text, answer, difficulty)
+
+    monkeypatch.setattr(mock, "step_reply", step_reply)
+    records, _ = _run(tmp_path, "basic", str(dataset), limit=len(marked))
+    assert len(records) == len(marked) >= 50 and all(r["correct"] for r in records)
+    assert len(shown) == len(records)
+    assert all(len(options) == 5 and not any('"' in t or "\n" in t for t in options.values()) for options in shown), \
+        [o for o in shown if len(o) != 5][:2]
