@@ -188,3 +188,25 @@ def test_a_next_step_stated_before_the_answer_line_must_agree_with_it(stated: st
 ])
 def test_accents_are_spelling_not_meaning(reply: str, options: dict[str, str], expected: str | None) -> None:
     assert read_answer(reply, options).letter == expected
+
+
+DEMENTIA = {"A": "Lewy body dementia", "B": "Alzheimer disease", "C": "Frontotemporal dementia", "D": "Vascular dementia"}
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    # an eponym is not the marker "pick": without an answer line there is no answer, with one it stands
+    ("Disinhibition and frontal atrophy. This is Pick disease.", None),
+    ("Disinhibition and frontal atrophy. This is Pick disease.\n\nAnswer: (C) Frontotemporal dementia", "C"),
+    ("Disinhibition and frontal atrophy: Pick disease, in short.\n\nAnswer: C", "C"),
+    # a sentence opening on the article "A" is not a rating of option A
+    ("A right frontal lesion was excluded. A correct history matters here.\n\nAnswer: (C) Frontotemporal dementia", "C"),
+    ("A right-sided weakness is absent.\nA best-practice work-up was done.\n\nFinal answer: D", "D"),
+    # a note after the answer that mentions other options describes them, it does not offer them
+    ("The answer is **C**.\n\nNote that option B describes amyloid plaques, and option A describes Lewy bodies.", "C"),
+    ("The answer is C.\nOr B, if the memory loss came first.", None),
+    # counts reported as "letter - text: n" are a tally, not a choice
+    ("Panel votes:\nB - Alzheimer disease: 2 (geriatrician, neurologist)\nC - Frontotemporal dementia: 3 (psychiatrist, "
+     "radiologist, internist)\n\nAnswer: (C) Frontotemporal dementia", "C"),
+])
+def test_names_articles_notes_and_counts_are_not_choices(reply: str, expected: str | None) -> None:
+    assert read_answer(reply, DEMENTIA).letter == expected

@@ -30,7 +30,7 @@ from mdagents.scoring.statements import (
 )
 from mdagents.scoring.text import after_reasoning, plain, plain_options, tally, words
 
-GRADER_VERSION = "contract-3"
+GRADER_VERSION = "contract-4"
 TRUNCATED, NONE, LLM, DECLARATION = "truncated", "none", "llm", "declaration"
 REASONS = (CONFLICT, AMBIGUOUS, TRUNCATED, REFUSED, NONE)
 _REFUSAL = re.compile(

@@ -43,7 +43,8 @@ _STRONG = [
     r"(?:most\s+)?(?:defensible|supported|appropriate|fitting)\s+(?:label|answer|option|choice)",
     r"(?m:(?:^|(?<=[.!?]\s))[ \t]*(?:choice|option|decision|selected|selection|pick|verdict|conclusion|vote|final|correction|corrected|edit|"
     r"update[sd]?|revised|revision)(?=[ \t]*(?:[:=：]|[-–—][ \t])))",
-    FOREIGN_ANSWER, r"selected|selection|chosen|pick", r"(?:let['’]?s\s+)?go(?:ing)?\s+with", r"it['’]?s(?=\s*\(?[A-Za-z]\)?\s*(?:[.!]|$))",
+    FOREIGN_ANSWER, r"selected|selection|chosen|(?-i:pick)",  # not "Pick disease"
+    r"(?:let['’]?s\s+)?go(?:ing)?\s+with", r"it['’]?s(?=\s*\(?[A-Za-z]\)?\s*(?:[.!]|$))",
 ]
 _MARKER = re.compile(r"(?<![A-Za-z0-9_-])(?:(?P<strong>" + "|".join(_STRONG) + r")|answer|decision|verdict|conclusion|next\s+step)"
                      r"(?:(?<![A-Za-z])|(?![A-Za-z0-9_-]))", re.IGNORECASE)
@@ -72,7 +73,7 @@ _LETTER = re.compile(r"\s*(?:(?i:option|choice|letter|letra|opci[oó]n|op[cç][a
                      r"\s+(?:because|since|as|given|due)\b)))")
 _ANOTHER = re.compile(r"\s*(?:,|/|&|\(?\s*\bor\b|\band\b|\band/or\b|\bvs\.?|\bversus\b|\.\s*or\b)\s*(?:option\s+|choice\s+|"
                       r"possibly\s+|maybe\s+|perhaps\s+)?(?:[(\[]\s*([A-Za-z])\s*[)\]]|([A-E])(?![\w'’]))")
-_OR_LATER = re.compile(r"(?:\bor\b|\band\b|/|&|\botherwise\b|\belse\b|\bunless\b)\s*,?\s*(?:option\s+)?(?:\(([A-Za-z])\)|([A-E])\b(?![\w'’]))")
+_OR_LATER = re.compile(r"(?:\b(?i:or)\b|\band\b|/|&|\botherwise\b|\belse\b|\bunless\b)\s*,?\s*(?:option\s+)?(?:\(([A-Za-z])\)|([A-E])\b(?![\w'’]))")
 _TEXT_ENDS = re.compile(r"\s*(?:[,;(]|\s[-–—]\s|\.(?:\s|$)|\b(?:because|since|as|given|due\s+to|which|as\s+the)\b)",
                         re.IGNORECASE)
 _REFUSAL_VALUE = re.compile(r"\s*(?:null|none|n/?a|unknown|-|cannot\b|can['’]t\b|unable\b|no\s+answer|undetermined)",
@@ -110,7 +111,8 @@ def value(text: str, options: dict[str, str], *, whole: bool = False) -> str | N
     `whole`: the text is an answer line's value, so any option text in it counts; otherwise an option's
     text must open it (a marker inside a running sentence)."""
     keys = {key.upper(): key for key in options}
-    if not whole and tally(options).match(text, len(text) - len(text.lstrip())):
+    labelled = re.match(r"\s*(?:\(?[A-Za-z]\)?\s*[-–—]\s*)?", text)  # "A - Factor V Leiden: 2"
+    if not whole and tally(options).match(text, labelled.end()):  # type: ignore[union-attr]
         return None  # a count ("votes: A: 2, B: 2", "yes = 2, no = 2"), not a choice
     letter = _LETTER.match(text)
     if letter and letter.group("u") and re.match(r"[AI]\s+[a-z0-9']", text[letter.start("u"):]) and not re.match(
@@ -124,7 +126,7 @@ def value(text: str, options: dict[str, str], *, whole: bool = False) -> str | N
             return None  # "Answer: (X) option text" echoed from the prompt, or a letter this question lacks
         rest = "" if trailing else text[letter.end():]
         clause = trailing.group(1) if trailing else _TEXT_ENDS.split(rest.lstrip(" )].:–—-").split("\n", 1)[0], maxsplit=1)[0]
-        others = [m.group(1) or m.group(2) for m in (_ANOTHER.match(rest), *_OR_LATER.finditer(rest[:80])) if m]
+        others = [m.group(1) or m.group(2) for m in (_ANOTHER.match(rest), *_OR_LATER.finditer(rest.split("\n\n", 1)[0][:80])) if m]
         others += re.findall(r"[(\[]([A-Za-z])[)\]]", re.split(r"\n|\.\s", rest)[0][:60]) if whole else []  # "(B) if stable, (C) if not"
         if any(keys.get(o.upper(), key) != key for o in others) or (
                 re.search(r"\b(?:or|and/or)\b", clause) and len(options_meant(clause, options)) > 1):

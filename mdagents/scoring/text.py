@@ -47,7 +47,9 @@ _POSITIVE_MARK = re.compile(r"[✔✓✅☑]|^\s*(?:[-–—:|]\s*)?(?:correct|r
                             r"match)\b|^\s*[-–—:|]\s*yes\b", re.IGNORECASE)
 _NEGATIVE_MARK = re.compile(r"[✗✘❌×]|^\s*(?:[-–—:|]\s*)?(?:incorrect|wrong|unlikely|not|less\s+likely|excluded)\b"
                             r"|^\s*[-–—:|]\s*no\b", re.IGNORECASE)
-_RATED_LINE = re.compile(r"^[ \t]*(?:[-*•+][ \t]*)?(?:\*\*)?(?i:option[ \t]+)?\(?([A-E])(?![A-Za-z])\)?(?:\*\*)?[ \t]*[.:)\]]?(?:\*\*)?(.*)$")
+# The letter is marked as one ("(A)", "A.", "A:", "A -", "option A"): "A right shift ..." opens a sentence.
+_RATED_LINE = re.compile(r"^[ \t]*(?:[-*•+][ \t]*)?(?:\*\*)?(?:(?i:option[ \t]+)\(?([A-E])|\(([A-E])|([A-E])(?=\*{0,2}[ \t]*(?:[.:)\]|]|[-–—]\s|[✔✓✅☑✗✘❌×]|$)))"
+                         r"(?![A-Za-z])\)?(?:\*\*)?[ \t]*[.:)\]]?(?:\*\*)?(.*)$")
 
 
 def _rated_lines(text: str) -> str:
@@ -60,9 +62,11 @@ def _rated_lines(text: str) -> str:
         if match is None:
             out.append(line)
             continue
-        letter, rest = match.group(1), match.group(2)
+        letter, rest = (match.group(1), match.group(2)) if row else (next(g for g in match.groups()[:3] if g), match.group(4))
         plain = re.sub(r"\*+", "", rest)
-        if _POSITIVE_MARK.search(plain) and not _NEGATIVE_MARK.search(plain):
+        if re.match(r"\s*[-–—:|]?[^:=\n]{0,80}[:=]\s*\d+\s*(?:\(|$)", plain):
+            out.append(line)  # a count ("A - yes: 3 (...)"), not a rating
+        elif _POSITIVE_MARK.search(plain) and not _NEGATIVE_MARK.search(plain):
             out.append(f"Answer: {letter}\n{letter} {rest}")
         elif _NEGATIVE_MARK.search(plain):
             out.append(f"{letter} is wrong: {rest}")

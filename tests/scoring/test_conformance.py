@@ -149,6 +149,21 @@ def _revision(options: dict[str, str], letter: str) -> str:
     )
 
 
+def _sentence_openers(options: dict[str, str], letter: str) -> str:
+    return (
+        "A right-sided effusion was ruled out.\nA correct reading of the chest film needs a lateral view.\n"
+        "B cells and E-selectin levels are normal, and Pick disease is not in question."
+    )
+
+
+def _vote_count(options: dict[str, str], letter: str) -> str:
+    other = _others(options, letter)[0]
+    return (
+        f"Expert votes:\n{other} - {options[other]}: 2 (internist, radiologist)\n"
+        f"{letter} - {options[letter]}: 3 (neurologist, intensivist, pharmacist)\n\nThe majority view is persuasive."
+    )
+
+
 # Reasoning placed before the final line: (name, paragraph, needs a clearly final form).
 PARAGRAPHS: list[tuple[str, Paragraph, bool]] = [
     ("no-reasoning", lambda options, letter: "", False),
@@ -160,6 +175,8 @@ PARAGRAPHS: list[tuple[str, Paragraph, bool]] = [
     ("letters-in-names", _letters_in_names, False),
     ("thinking-block", _thinking, False),
     ("revision", _revision, True),
+    ("sentence-openers", _sentence_openers, False),
+    ("vote-count", _vote_count, True),
 ]
 
 PairForm = Callable[[str, str, str, str], str]
