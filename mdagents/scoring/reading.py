@@ -141,6 +141,10 @@ def _decide(found: list[Statement], body: str, options: dict[str, str], *, trunc
         said = [s for s in before if s.value == prior]
         if prior in options and prior != final.value and not REVISION.search(body, said[-1].end, final.end):
             return CONFLICT  # "I therefore revise my answer to Class IV." then "Answer: (B) Class III"
+        lines = {s.at for s in contract}
+        if any(s.kind == STRONG and s.at not in lines and contract[0].at < s.at < final.at and s.value in options
+               and s.value != final.value and not REVISION.search(body, s.end, final.at) for s in found):
+            return CONFLICT  # "Answer: (B)", "the best answer here is (A)", then "Answer: (B)" again
     if not contract:
         return AMBIGUOUS if final.value in (*options, NONE) and UNDECIDED.search(body, max(final.at, 0)) else final.value
     tail = body[final.at:].split("\n", 1)[1] if "\n" in body[final.at:] else ""
@@ -148,9 +152,12 @@ def _decide(found: list[Statement], body: str, options: dict[str, str], *, trunc
         return final.value
     if UNDECIDED.search(tail) or (REVISION.search(tail) and _UNSURE.search(tail)):
         return AMBIGUOUS  # "Actually, I'm not sure ..."
-    later = {s.value for s in found if s.at >= len(body) - len(tail) and s.kind != CONTRACT} - {final.value, NONE}
+    said_after = [s.value for s in found if s.at >= len(body) - len(tail) and s.kind != CONTRACT and s.value != NONE]
+    later = set(said_after) - {final.value}
     if not later:
         return final.value
+    if said_after[-1] == final.value:
+        return CONFLICT  # "Answer: (D)", "wait, that's C", then "(D)" again: no answer stands last
     return later.pop() if len(later) == 1 and REVISION.search(tail) and not later & set(REASONS) else CONFLICT
 
 

@@ -46,7 +46,7 @@ _STRONG = [
     FOREIGN_ANSWER, r"selected|selection|chosen|(?-i:pick)",  # not "Pick disease"
     r"(?:let['’]?s\s+)?go(?:ing)?\s+with", r"it['’]?s(?=\s*\(?[A-Za-z]\)?\s*(?:[.!]|$))",
 ]
-_MARKER = re.compile(r"(?<![A-Za-z0-9_-])(?:(?P<strong>" + "|".join(_STRONG) + r")|answer|decision|verdict|conclusion|next\s+step)"
+_MARKER = re.compile(r"(?<![A-Za-z0-9_-])(?:(?P<strong>" + "|".join(_STRONG) + r")|answer|decision|verdict|conclusion|next\s+step|(?P<identity>that['’]s|this\s+is))"
                      r"(?:(?<![A-Za-z])|(?![A-Za-z0-9_-]))", re.IGNORECASE)
 _FILLER = re.compile(
     r"(?:\s*(?:is|was|are|would\s+be|should\s+be|will\s+be|must\s+be|remains|stays|becomes|of|as|to|be|here|now|then|"
@@ -71,7 +71,7 @@ _LETTER_FIRST = re.compile(
 _LETTER = re.compile(r"\s*(?:(?i:option|choice|letter|letra|opci[oó]n|op[cç][aã]o|alternativa|विकल्प|选项|الخيار)\s*)?"
                      r"(?:[(\[]\s*(?P<b>[A-Za-z])\s*[)\]]|(?P<u>[A-Z])(?![\w’]|'\w|-\w)|(?P<l>[a-z])(?=\s*(?:[).:;,!?]|$|\s+[-–—]|"
                      r"\s+(?:because|since|as|given|due)\b)))")
-_ANOTHER = re.compile(r"\s*(?:,|/|&|\(?\s*\bor\b|\band\b|\band/or\b|\bvs\.?|\bversus\b|\.\s*or\b)\s*(?:option\s+|choice\s+|"
+_ANOTHER = re.compile(r"\s*(?:,|/|&|\+|\(?\s*\bor\b|\band\b|\band/or\b|\bvs\.?|\bversus\b|\.\s*or\b)\s*(?:then\s+|option\s+|choice\s+|"
                       r"possibly\s+|maybe\s+|perhaps\s+)?(?:[(\[]\s*([A-Za-z])\s*[)\]]|([A-E])(?![\w'’]))")
 _OR_LATER = re.compile(r"(?:\b(?i:or)\b|\band\b|/|&|\botherwise\b|\belse\b|\bunless\b)\s*,?\s*(?:option\s+)?(?:\(([A-Za-z])\)|([A-E])\b(?![\w'’]))")
 _TEXT_ENDS = re.compile(r"\s*(?:[,;(]|\s[-–—]\s|\.(?:\s|$)|\b(?:because|since|as|given|due\s+to|which|as\s+the)\b)",
@@ -90,7 +90,9 @@ NEGATED_AFTER = re.compile(
     r"(?:also\s+)?(?:incorrect|wrong|unlikely|less\s+likely|inappropriate|ruled\s+out|excluded|out\b|contraindicated|reserved|"
     r"insufficient|irrelevant|a\s+distractor|too\s+\w+|a\s+poor|not\s+(?:first|the|indicated|appropriate|correct|right|needed))"
     r"|(?:has|have)\s+no\b|(?:acts|works)\s+(?:far\s+)?too|would\s+(?:only|be\s+(?:appropriate|correct|right|reasonable|"
-    r"preferred|considered)\s+(?:if|only|when|in)\b)|can\s+be\s+excluded|is\s+used\s+for|is\s+for\b)", re.IGNORECASE)
+    r"preferred|considered)\s+(?:if|only|when|in)\b)|can\s+be\s+excluded|is\s+used\s+for|is\s+for\b"
+    r"|(?:must|should|is\s+to)\s+be\s+avoided|(?:only\s+)?(?:if|unless)\b|[- ]?(?:resistan(?:ce|t)|failure|allergy|intolerance)\b)",
+    re.IGNORECASE)
 REVISION = re.compile(r"\b(?:edit|update|wait|actually|on\s+(?:second\s+thought|reflection)|correct(?:ion|ed)|"
                       r"reconsider\w*|re-?reading|scratch\s+that|changing|change\s+my|revis\w*|updated|amended|"
                       r"instead)\b", re.IGNORECASE)
@@ -106,10 +108,10 @@ class Statement:
     end: int = 0
 
 
-def value(text: str, options: dict[str, str], *, whole: bool = False) -> str | None:
+def value(text: str, options: dict[str, str], *, whole: bool = False, loose: bool = True) -> str | None:
     """What a statement's text says: an option key, AMBIGUOUS, CONFLICT, REFUSED, or None for nothing.
     `whole`: the text is an answer line's value, so any option text in it counts; otherwise an option's
-    text must open it (a marker inside a running sentence)."""
+    text must open it (a marker inside a running sentence); `loose` also takes one word found in one option's text."""
     keys = {key.upper(): key for key in options}
     labelled = re.match(r"\s*(?:\(?[A-Za-z]\)?\s*[-–—]\s*)?", text)  # "A - Factor V Leiden: 2"
     if not whole and tally(options).match(text, labelled.end()):  # type: ignore[union-attr]
@@ -152,7 +154,7 @@ def value(text: str, options: dict[str, str], *, whole: bool = False) -> str | N
     head = [w for w in tokens(clause) if w not in ("the", "a", "an", "to")] or [""]
     found = [(len(w), key) for key, w in ((k, [t for t in tokens(v) if t not in ("the", "a", "an", "to")]) for k, v in options.items())
              if w and set(head[:len(w)]) == set(w) and (len(head) == len(w) or head[len(w)] != w[-1])]
-    if not found and len(head) == 1 and len(meant := options_meant(clause, options)) == 1:
+    if not found and loose and len(head) == 1 and len(meant := options_meant(clause, options)) == 1:
         found = [(0, meant.pop())]  # "The answer is MODY."
     if not found:
         return None
@@ -186,7 +188,7 @@ def _declarations(body: str, options: dict[str, str]) -> list[Statement]:
         if HYPOTHETICAL.search(_SENTENCE_BREAK.split(before)[-1]):
             continue
         start = _FILLER.match(body, match.end()).end()  # type: ignore[union-attr]
-        said = value(body[start:start + 400], options)
+        said = value(body[start:start + 400], options, loose=match.group("identity") is None)  # "This is sprue."
         strong = match.group("strong") is not None or REVISION.search(before[-120:]) is not None
         if said is not None or (":" in body[match.end():start] and "\n" not in body[match.end():start + 1]):
             found.append(Statement(match.start(), STRONG if strong else WEAK, said or UNREAD, match.end()))
