@@ -312,6 +312,14 @@ def repeats_line(repeats: dict[str, Any]) -> str:
     return text
 
 
+def _extractor_hint(grading: dict[str, dict[str, int]]) -> str:
+    """Points at the model extractor when the rules left answers a model could read (an alias, a conflict)."""
+    readable = sum(n for reason, n in grading["no_answer"].items() if reason in ("none", "conflict", "ambiguous"))
+    if not readable or "llm" in grading["by_step"]:
+        return ""
+    return f"\n  ({readable} without an answer the rules could read: --extractor llm[:PROVIDER/MODEL] reads them with a model)"
+
+
 def summary_table(summary: dict[str, Any], model: str) -> str:
     table = PrettyTable(["level", "n", "correct", "accuracy", "95% CI"])
     table.align = "r"
@@ -331,7 +339,7 @@ def summary_table(summary: dict[str, Any], model: str) -> str:
         f"model {model}" + ("" if method == "mdagents" else f" · method {method}"),
         table.get_string(),
         f"parse failures {summary['parse_failures']} · errors {summary['errors']} · abstained {summary['abstained']}",
-        f"grading: {grading_line(summary['grading'])}",
+        f"grading: {grading_line(summary['grading'])}" + _extractor_hint(summary["grading"]),
         f"tokens in {summary['input_tokens']:,}{_cached(summary)} · out {summary['output_tokens']:,}"
         f" · calls {summary['calls']:,} ({(summary['calls_per_question'] or 0):.1f}/question) · cost {cost}",
     ]

@@ -131,3 +131,25 @@ def test_a_whole_run_grades_verbatim_realistic_replies(tmp_path: Path) -> None:
     assert code in (0, 1) and silent == []
     assert exact / len(cases) >= 0.99
     assert all(r["extraction"] in ("contract", "declaration", "option_text", "letter", "none") for _, r in graded)
+
+
+def test_the_closing_lines_point_at_the_extractor_only_when_it_could_help(tmp_path: Path, capsys: Any) -> None:
+    lookup = sample_lookup()
+    oracle = good_responder(lookup, "basic")
+
+    def alias(messages: Sequence[Any], body: Any = None) -> str:
+        text = last_user_text(messages)
+        if "Which single option does the reply commit to" in text:
+            return "A"  # what a capable model reads behind the alias
+        if true_option(text, lookup) and "step by step" in text.lower():
+            return "Answer: the drug its makers sell under another name"
+        return oracle(messages, body)
+
+    with FakeServer("openai", alias) as server:
+        assert main(cli_args(server, tmp_path / "rules", "--difficulty", "basic", "--num-exemplars", "0", n=2)) == 0
+        rules = capsys.readouterr().out
+        assert main(cli_args(server, tmp_path / "model", "--difficulty", "basic", "--num-exemplars", "0",
+                             "--extractor", "llm", n=2)) == 0
+        model = capsys.readouterr().out
+    assert "2 without an answer the rules could read: --extractor llm" in rules
+    assert "--extractor llm" not in model and "read by llm 2" in model
