@@ -42,6 +42,7 @@ _STRONG = [
     r"(?:the\s+)?(?:only\s+)?(?:remaining|last\s+standing)\s+(?:option|answer|choice)",
     r"(?:most\s+)?(?:defensible|supported|appropriate|fitting)\s+(?:label|answer|option|choice)",
     r"(?m:(?:^|(?<=[.!?]\s))[ \t]*(?:choice|option|decision|selected|selection|pick|verdict|conclusion|vote|final|correction|corrected|edit|"
+    r"(?:most\s+likely\s+|final\s+|working\s+)?diagnos[ie]s|diagn[oó]stico|most\s+likely|"
     r"update[sd]?|revised|revision)(?=[ \t]*(?:[:=：]|[-–—][ \t])))",
     FOREIGN_ANSWER, r"selected|selection|chosen|(?-i:pick)",  # not "Pick disease"
     r"(?:let['’]?s\s+)?go(?:ing)?\s+with", r"it['’]?s(?=\s*\(?[A-Za-z]\)?\s*(?:[.!]|$))",

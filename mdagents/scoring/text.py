@@ -102,7 +102,7 @@ def clean(text: str) -> str:
 
 
 def normalise(text: str) -> str:
-    text = text.lower()
+    text = re.sub(r"(?<=\w)['’]s\b", "", text.lower())  # "Meckel's diverticulum" = "Meckel diverticulum"
     text = re.sub(r"[^\w\s%/+.-]|(?<!\d)\.|\.(?!\d)", " ", text)
     return re.sub(r"\s+", " ", text).strip()
 
@@ -110,7 +110,7 @@ def normalise(text: str) -> str:
 FOREIGN_ANSWER = (r"(?:respuesta|r[ée]ponse|antwort|resposta|risposta|alternativa|正确答案|答案|回答|故选|所以选|应选|"
                    r"الخيار الصحيح|الإجابة الصحيحة|الجواب الصحيح|الإجابة|الجواب|सही उत्तर|उत्तर)"
                    r"(?:\s+(?:correcta|correcte|correta|corretta|richtig|final|finale|définitive))?")
-_FOREIGN_YES_NO = re.compile(rf"((?:{FOREIGN_ANSWER})\s*[:：]\s*)("
+_FOREIGN_YES_NO = re.compile(rf"((?:{FOREIGN_ANSWER})(?:\s*[:：]|\s+(?:es|est|é|ist)\s*[:：]?)\s*)("
                              + "|".join(re.escape(w) for w in sorted(YES_NO_WORDS, key=len, reverse=True))
                              + r")(?![\w-])", re.IGNORECASE)
 

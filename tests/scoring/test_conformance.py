@@ -82,6 +82,8 @@ FINAL_FORMS: list[tuple[str, Form, bool]] = [
     ("bold-letter", lambda L, T: f"**{L}**", False),
     ("go-with", lambda L, T: f"I'd go with {L}.", False),
     ("so-letter", lambda L, T: f"So {L}.", False),
+    ("diagnosis-label", lambda L, T: f"Diagnosis: {T.lower()}.", False),
+    ("most-likely-label", lambda L, T: f"**Most likely: {T}**", False),
 ]
 
 Paragraph = Callable[[dict[str, str], str], str]
