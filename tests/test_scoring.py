@@ -210,3 +210,27 @@ DEMENTIA = {"A": "Lewy body dementia", "B": "Alzheimer disease", "C": "Frontotem
 ])
 def test_names_articles_notes_and_counts_are_not_choices(reply: str, expected: str | None) -> None:
     assert read_answer(reply, DEMENTIA).letter == expected
+
+
+NECK = {"A": "Cystic hygroma", "B": "Thyroglossal duct cyst", "C": "Branchial cleft cyst", "D": "Dermoid cyst"}
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("Midline and moves with swallowing.\n\nI'd go with the thyroglossal cyst.", "B"),
+    ("The answer is Meckel's diverticulum.", None),  # no such option here
+    ("Diagnosis: thyroglossal duct cyst.", "B"),
+    ("**Most likely: branchial cyst**", "C"),
+    ("I'd go with the cleft cyst.", "C"),
+    ("I'd go with the neck cyst.", None),  # "cyst" is in every option: none is named
+    ("La respuesta es: quiste del conducto tirogloso.", None),  # a translation: the model extractor's
+])
+def test_a_conclusion_naming_part_of_one_option_names_it(reply: str, expected: str | None) -> None:
+    assert read_answer(reply, NECK).letter == expected
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("La respuesta es: tal vez.", "C"), ("La réponse est non.", "B"), ("Die Antwort ist ja.", "A"),
+    ("A resposta é: não.", "B"), ("La réponse: peut-être, sans plus de données.", "C"),
+])
+def test_foreign_answer_words_before_yes_no(reply: str, expected: str | None) -> None:
+    assert read_answer(reply, YES_NO).letter == expected

@@ -157,6 +157,9 @@ def value(text: str, options: dict[str, str], *, whole: bool = False, loose: boo
              if w and set(head[:len(w)]) == set(w) and (len(head) == len(w) or head[len(w)] != w[-1])]
     if not found and loose and len(head) == 1 and len(meant := options_meant(clause, options)) == 1:
         found = [(0, meant.pop())]  # "The answer is MODY."
+    if not found and len(said := set(words(clause))) >= 2 and len(inside := [k for k, v in options.items()
+                                                                          if said <= set(words(v))]) == 1:
+        found = [(0, inside[0])]  # "the thyroglossal cyst" of "Thyroglossal duct cyst"
     if not found:
         return None
     return AMBIGUOUS if re.search(r"\b(?:or|and/or)\b", clause) and len(options_meant(clause, options)) > 1 else max(found)[1]
