@@ -59,9 +59,7 @@ def _framed(text: str, statistics: bool = False) -> bool:
 def _happening_now(text: str, statistics: bool = False) -> bool:
     """False when symptoms are only asked about in general or lie in the past (or, with `statistics`,
     when the message asks about rates or figures), unless someone has them now."""
-    if not _framed(text, statistics):
-        return True
-    return bool(_PERSONAL.search(text) and _PRESENT.search(text))
+    return not _framed(text, statistics)
 
 
 _SENTENCE_END = re.compile(r"[.!?;\n。！？；؟।]")
@@ -74,7 +72,7 @@ def _told_now(text: str, hit: re.Match[str], statistics: bool = False) -> bool:
     start = max((m.end() for m in _SENTENCE_END.finditer(text, 0, hit.start())), default=0)
     end = next((m.start() for m in _SENTENCE_END.finditer(text, hit.end())), len(text))
     sentence = text[start:end]
-    return not _framed(sentence, statistics) and bool(_PRESENT.search(sentence))
+    return bool(_PRESENT.search(sentence)) and (not _framed(sentence, statistics) or bool(_PERSONAL.search(sentence)))
 
 
 def _said_now(pattern_lists: list[list[re.Pattern[str]]], text: str, statistics: bool = False) -> list[str | None]:

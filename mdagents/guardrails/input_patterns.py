@@ -573,7 +573,9 @@ GENERAL = (r"(?:\b(?:in general|generally|usually|typically|what (?:is|are)|what
            # laughter: "that video had me dying, couldn't breathe from laughing" is an idiom
            r"lmao|lol|haha\w*|laughing|mdr|ptdr|jaja\w*|kkkk*|"
            # fiction, the news, and asking ahead: "in the series someone was bitten by a snake ..."
-           r"movies?|films?|tv (?:show|series)|episode|series|novel|in the news|news (?:story|report)|in advance|"
+           # ("like in the movies" is a simile, not fiction)
+           r"(?<!like in the )(?<!like in )(?<!like on )(?:movies?|films?|tv (?:show|series))|episode|series|novel|in the news|"
+           r"news (?:story|report)|in advance|"
            r"série|feuilleton|reportage|au journal|à l'avance|película\w*|serie|telenovela|noticias?|de antemano|"
            r"filmes?|novela|notícia\w*|quero saber antes|movie me|serial|"
            r"étudiant\w*|etudiant\w*|infirmi[eè]re|comment (?:agit|fonctionne|marche)|c[óo]mo (?:funciona|act[úu]a)|"

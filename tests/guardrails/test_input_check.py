@@ -100,6 +100,22 @@ def test_the_same_words_said_of_oneself_now_are_flagged(text: str, kind: str) ->
     assert check_input(text).intervention_type == kind
 
 
+@pytest.mark.parametrize(("text", "kind"), [
+    # a story of the past, with "now" said of something else: the sentence with the sign is not of now
+    ("my uncle had a heart attack in 2018 and needed a stent. he's doing fine now and walks every morning. "
+     "what should his diet look like?", "none"),
+    ("years ago I overdosed and my sister found me on the floor. I'm clean now and volunteer at a shelter. "
+     "how do I talk to newcomers?", "none"),
+    # the same story with the sign said of now in its own sentence
+    ("my uncle had a heart attack in 2018. right now he has crushing chest pain again and is sweating.", "emergency"),
+    # "like in the movies" is a simile, not fiction
+    ("my dad's face is drooping on one side and he can't lift his arm, my brother says just let him sleep it off "
+     "like in the movies, what do we do right now", "emergency"),
+])
+def test_a_sign_counts_when_its_own_sentence_is_of_now(text: str, kind: str) -> None:
+    assert check_input(text).intervention_type == kind
+
+
 def test_chronic_condition_is_recognised_not_treated_as_diagnosis_request() -> None:
     assert mentions_chronic_condition("I have type 2 diabetes, what should I eat?")
     assert not mentions_chronic_condition("What is type 2 diabetes?")
