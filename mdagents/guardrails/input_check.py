@@ -62,7 +62,8 @@ def _happening_now(text: str, statistics: bool = False) -> bool:
     return not _framed(text, statistics)
 
 
-_SENTENCE_END = re.compile(r"[.!?;\n。！？；؟।]")
+# A sentence ends, or a contrast starts a new clause ("in general I'm fine, but right now ...").
+_SENTENCE_END = re.compile(r"[.!?;\n。！？；؟।]|,? (?:but|pero|mais|mas|lekin|magar) |但是|可是|لكن|लेकिन")
 
 
 def _told_now(text: str, hit: re.Match[str], statistics: bool = False) -> bool:

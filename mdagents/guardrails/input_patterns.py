@@ -581,7 +581,12 @@ GENERAL = (r"(?:\b(?:in general|generally|usually|typically|what (?:is|are)|what
            r"étudiant\w*|etudiant\w*|infirmi[eè]re|comment (?:agit|fonctionne|marche)|c[óo]mo (?:funciona|act[úu]a)|"
            r"como (?:funciona|age|atua)|cours|exposé|partiel|documentaire|si quelqu'un|différence entre|physiopathologie|"
            r"estudiante|curso|ensayo|documental|si alguien|diferencia entre|"
-           r"estudante|documentário|trabalho da escola|se alguém|diferença entre)\b|qu'est-ce|quels sont|qué es|cuáles son|"
+           r"estudante|documentário|trabalho da escola|se alguém|diferença entre|"
+           # "in general" and "just in case" in each language
+           r"just in case|en general|por lo general|por si acaso|en général|au cas où|em geral|por via das dúvidas|"
+           r"aam taur (?:par|pe)|general mein)\b|qu'est-ce|quels sont|qué es|cuáles son|"
+           r"一般来说|一般來說|一般性|一般嚟讲|一般嚟講|以防万一|以防萬一|بشكل عام|عموما|عمومًا|احتياطا|احتياطًا|"
+           r"सामान्य तौर|आम तौर|एहतियात|"
            r"o que é|quais são|什么是|哪些|纪录片|论文|作业|急救课|如果(?:身边)?有人|ما هو|ما هي|وثائقي|بحث|دورة|إذا أحد|"
            r"क्या है|डॉक्यूमेंट्री|निबंध|प्रोजेक्ट|क्लास|अगर कोई|😂|🤣|😅|哈哈|笑死|笑得|ههه|हाहा|हँसते|"
            r"电视剧|电影|新闻|文章|小说|实习时|提前学|أثناء تدريبي|مسلسل|فيلم|فلم|الأخبار|خبر عن|انتشر فيديو|फिल्म|सीरियल|खबर)")

@@ -163,3 +163,24 @@ def test_whole_message_lookaheads_are_anchored() -> None:
     patterns = [p for ps in P.EMERGENCY.values() for p in ps] + P.CRISIS + [p for ps in P.OUT_OF_SCOPE.values() for p in ps]
     unanchored = [p for p in patterns if "(?=.*" in p and not p.startswith("^")]
     assert unanchored == []
+
+
+@pytest.mark.parametrize("text", [
+    "just in case: what do you do if an older person chokes on food?",
+    "por si acaso, ¿qué se hace si alguien se está ahogando con comida? en general, digo",
+    "au cas où : que faire si quelqu'un s'étouffe en mangeant ?",
+    "por via das dúvidas, o que fazer se alguém engasgar com comida?",
+    "以防万一，老人吃饭噎住了应该怎么做？",
+    "بشكل عام، ماذا نفعل إذا اختنق شخص بالطعام؟",
+    "सामान्य तौर पर, अगर किसी का खाना गले में अटक जाए तो क्या करें?",
+])
+def test_asking_in_general_or_just_in_case_is_not_an_emergency(text: str) -> None:
+    assert check_input(text).intervention_type == "none"
+
+
+@pytest.mark.parametrize("text", [
+    "in general I'm healthy but right now my dad is choking on food and can't breathe",
+    "en general estoy bien, pero ahora mismo mi papá se está ahogando con comida y no puede respirar",
+])
+def test_a_sign_said_of_now_still_counts_after_in_general(text: str) -> None:
+    assert check_input(text).intervention_type == "emergency"
