@@ -112,7 +112,7 @@ class Statement:
 def value(text: str, options: dict[str, str], *, whole: bool = False, loose: bool = True) -> str | None:
     """What a statement's text says: an option key, AMBIGUOUS, CONFLICT, REFUSED, or None for nothing.
     `whole`: the text is an answer line's value, so any option text in it counts; otherwise an option's
-    text must open it (a marker inside a running sentence); `loose` also takes one word found in one option's text."""
+    text must open it (a marker inside a running sentence); `loose` also takes words found only in one option's text."""
     keys = {key.upper(): key for key in options}
     labelled = re.match(r"\s*(?:\(?[A-Za-z]\)?\s*[-–—]\s*)?", text)  # "A - Factor V Leiden: 2"
     if not whole and tally(options).match(text, labelled.end()):  # type: ignore[union-attr]
@@ -157,7 +157,7 @@ def value(text: str, options: dict[str, str], *, whole: bool = False, loose: boo
              if w and set(head[:len(w)]) == set(w) and (len(head) == len(w) or head[len(w)] != w[-1])]
     if not found and loose and len(head) == 1 and len(meant := options_meant(clause, options)) == 1:
         found = [(0, meant.pop())]  # "The answer is MODY."
-    if not found and len(said := set(words(clause))) >= 2 and len(inside := [k for k, v in options.items()
+    if not found and loose and len(said := set(words(clause))) >= 2 and len(inside := [k for k, v in options.items()
                                                                           if said <= set(words(v))]) == 1:
         found = [(0, inside[0])]  # "the thyroglossal cyst" of "Thyroglossal duct cyst"
     if not found:
