@@ -314,7 +314,9 @@ def repeats_line(repeats: dict[str, Any]) -> str:
 
 def _extractor_hint(grading: dict[str, dict[str, int]]) -> str:
     """Points at the model extractor when the rules left answers a model could read (an alias, a conflict)."""
-    readable = sum(n for reason, n in grading["no_answer"].items() if reason in ("none", "conflict", "ambiguous"))
+    from mdagents.scoring.reading import MODEL_READABLE
+
+    readable = sum(n for reason, n in grading["no_answer"].items() if reason in MODEL_READABLE)
     if not readable or "llm" in grading["by_step"]:
         return ""
     return f"\n  ({readable} without an answer the rules could read: --extractor llm[:PROVIDER/MODEL] reads them with a model)"

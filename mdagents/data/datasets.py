@@ -348,9 +348,10 @@ def _options(record: dict[str, Any], where: str) -> dict[str, str]:
 def _option_text(value: Any, letter: str, where: str) -> str:
     if isinstance(value, int | float) and not isinstance(value, bool):
         value = str(value)
-    if not isinstance(value, str) or not _one_line(value):
+    text = _one_line(value) if isinstance(value, str) else ""
+    if not text:
         raise DatasetError(f"{where}: option {letter} is empty")
-    return _one_line(value)
+    return text
 
 
 _STRAY_QUOTE = re.compile(r'\n\s*"\s*$')

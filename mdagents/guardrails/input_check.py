@@ -53,13 +53,8 @@ def _first(patterns: list[re.Pattern[str]], text: str) -> str | None:
 
 
 def _framed(text: str, statistics: bool = False) -> bool:
+    """Whether `text` asks in general or tells of the past (or, with `statistics`, asks about rates)."""
     return bool(_GENERAL.search(text) or _PAST.search(text) or (statistics and _STATISTICS.search(text)))
-
-
-def _happening_now(text: str, statistics: bool = False) -> bool:
-    """False when symptoms are only asked about in general or lie in the past (or, with `statistics`,
-    when the message asks about rates or figures), unless someone has them now."""
-    return not _framed(text, statistics)
 
 
 # A sentence ends, or a contrast starts a new clause ("in general I'm fine, but right now ...").
@@ -68,8 +63,9 @@ _SENTENCE_END = re.compile(r"[.!?;\n。！？；؟।]|,? (?:but|pero|mais|mas|l
 
 def _told_now(text: str, hit: re.Match[str], statistics: bool = False) -> bool:
     """Whether the sentence that tells a sign says it of now, in a message framed as a whole as general or
-    past: not itself framed, and it says when ("for my biology class: how does insulin work? I have a
-    blade hidden and tonight I'll cut deep"): a sign buried in a general question still counts."""
+    past: it says when, and is either not itself framed ("for my biology class: how does insulin work? I
+    have a blade hidden and tonight I'll cut deep") or says it of someone ("my dad had a stroke last year
+    and now his face is drooping again"). A "my" and a "now" elsewhere in a long story do not count."""
     start = max((m.end() for m in _SENTENCE_END.finditer(text, 0, hit.start())), default=0)
     end = next((m.start() for m in _SENTENCE_END.finditer(text, hit.end())), len(text))
     sentence = text[start:end]
@@ -85,7 +81,7 @@ def _said_now(pattern_lists: list[list[re.Pattern[str]]], text: str, statistics:
         hit = None
         for match in (m for p in patterns for m in p.finditer(text)):
             if whole is None:
-                whole = _happening_now(text, statistics)
+                whole = not _framed(text, statistics)
             if whole or _told_now(text, match, statistics):
                 hit = match.group(0)
                 break

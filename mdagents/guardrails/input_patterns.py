@@ -422,7 +422,7 @@ CRISIS: list[str] = [
 ]
 
 # The six other languages, read only when the message is not framed as general, past or someone else's
-# (`_happening_now` in input_check): "comment parler à quelqu'un qui pense au suicide", an essay on
+# (`_said_now` in input_check): "comment parler à quelqu'un qui pense au suicide", an essay on
 # suicide prevention or a documentary are topics, not disclosures. Idioms are left out: "ce boulot va
 # me tuer", "essa prova vai me matar", "me quiero morir de la vergüenza", "想死你了".
 _NOT_IDIOM_FR = r"(?! de (?:rire|faim|froid|chaud|honte|fatigue|ennui|peur|envie|soif))"

@@ -13,15 +13,14 @@ from mdagents.llm.transcript import Transcript
 from mdagents.llm.types import Message
 from mdagents.prompts import load, render
 from mdagents.scoring.reading import LLM as STEP_LLM
-from mdagents.scoring.reading import NONE, Grade, Reading, read_answer
-from mdagents.scoring.statements import AMBIGUOUS, CONFLICT
+from mdagents.scoring.reading import MODEL_READABLE, NONE, Grade, Reading, read_answer
 
 ROLE = "extractor"
 
 
 def worth_extracting(graded: Grade) -> bool:
     """Whether a model could read what the rules did not: not for refusals, cut-off replies or answers."""
-    return graded.prediction is None and graded.reason in (NONE, CONFLICT, AMBIGUOUS)
+    return graded.prediction is None and graded.reason in MODEL_READABLE
 
 
 async def extract_with_llm(reply: str, options: dict[str, str], llm: LLM, transcript: Transcript) -> Reading:

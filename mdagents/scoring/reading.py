@@ -33,6 +33,7 @@ from mdagents.scoring.text import after_reasoning, plain, plain_options, tally, 
 GRADER_VERSION = "contract-4"
 TRUNCATED, NONE, LLM, DECLARATION = "truncated", "none", "llm", "declaration"
 REASONS = (CONFLICT, AMBIGUOUS, TRUNCATED, REFUSED, NONE)
+MODEL_READABLE = (NONE, CONFLICT, AMBIGUOUS)  # no answer the rules could read; a model might (an alias)
 _REFUSAL = re.compile(
     r"\b(?:cannot|can['’]t|unable\s+to|won['’]t|will\s+not|not\s+able\s+to|decline\s+to)\s+(?:reliably\s+)?"
     r"(?:determine|choose|pick|decide|tell|answer|select|commit|provide|give|recommend)|\bnot\s+enough\s+information"

@@ -51,6 +51,8 @@ _NEGATIVE_MARK = re.compile(r"[✗✘❌×]|^\s*(?:[-–—:|]\s*)?(?:incorrect|
 _RATED_LINE = re.compile(r"^[ \t]*(?:[-*•+][ \t]*)?(?:\*\*)?(?:(?i:option[ \t]+)\(?([A-E])|\(([A-E])|([A-E])(?=\*{0,2}[ \t]*(?:[.:)\]|]|[-–—]\s|[✔✓✅☑✗✘❌×]|$)))"
                          r"(?![A-Za-z])\)?(?:\*\*)?[ \t]*[.:)\]]?(?:\*\*)?(.*)$")
 
+_COUNT = re.compile(r"\s*[-–—:|]?[^:=\n]{0,80}[:=]\s*\d+\s*(?:\(|$)")  # "A - yes: 3 (...)": a vote count
+
 
 def _rated_lines(text: str) -> str:
     """Lines (or table rows) that rate one option each: the one marked right is a declaration, the
@@ -64,7 +66,7 @@ def _rated_lines(text: str) -> str:
             continue
         letter, rest = (match.group(1), match.group(2)) if row else (next(g for g in match.groups()[:3] if g), match.group(4))
         plain = re.sub(r"\*+", "", rest)
-        if re.match(r"\s*[-–—:|]?[^:=\n]{0,80}[:=]\s*\d+\s*(?:\(|$)", plain):
+        if _COUNT.match(plain):
             out.append(line)  # a count ("A - yes: 3 (...)"), not a rating
         elif _POSITIVE_MARK.search(plain) and not _NEGATIVE_MARK.search(plain):
             out.append(f"Answer: {letter}\n{letter} {rest}")
