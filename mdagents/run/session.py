@@ -42,6 +42,7 @@ from mdagents.pipelines.base import Finalizer, finalize_once
 from mdagents.pipelines.exemplars import RUN_TRANSCRIPT
 from mdagents.run.activity import CallActivity, call_activity
 from mdagents.run.batching import start_batch_mode
+from mdagents.run.collector import run_collection
 from mdagents.run.config import RunConfig, cache_path_for
 from mdagents.run.fingerprint import check_resume, fingerprint_fields, short_hash
 from mdagents.run.lock import RunLock
@@ -339,8 +340,9 @@ def _run_locked(config: RunConfig, hooks: RunHooks, llm: LLM, budget: Budget, so
     questions = planned_questions(config, source, done)
     try:
         batch_close = [batch.aclose] if batch else []
-        outcome = asyncio.run(_run_with_signals(runner, questions, [*batch_close, llm.aclose,
-                                                                    *(m.aclose for m in extra), *closers]))
+        with run_collection():
+            outcome = asyncio.run(_run_with_signals(runner, questions, [*batch_close, llm.aclose,
+                                                                        *(m.aclose for m in extra), *closers]))
     finally:
         hooks.finish()
         run_dir.close()
