@@ -21,7 +21,8 @@ _NEGATED_BEFORE = re.compile(
 UNDECIDED = re.compile(
     r"\b(?:it\s+depends\b|(?:are|is)\s+both\s+(?:equally\s+)?(?:plausible|possible|reasonable|defensible|correct)|"
     r"not\s+enough\s+information|(?:cannot|can['’]t|unable\s+to)\s+(?:determine|choose|pick|decide|tell|commit|select)|"
-    r"accept\s+either|either\s+could\s+be|(?:both|either)\s+(?:are|is|could\s+be|seem|would\s+be)\s+(?:equally\s+)?"
+    r"accept\s+either|either\s+could\s+be|\(?[A-E]\)?\s+(?:is|seems|looks)\s+(?:just\s+)?(?:as|equally)\s+(?:plausible|likely|"
+    r"possible|valid|defensible|reasonable)|(?:both|either)\s+(?:are|is|could\s+be|seem|would\s+be)\s+(?:equally\s+)?"
     r"(?:defensible|reasonable|correct|right|acceptable|plausible|possible|valid)|torn\s+between|somewhere\s+between|"
     r"(?:won['’]?t|will\s+not)\s+(?:choose|commit|pick)|(?:would\s+not|wouldn['’]t)\s+commit|"
     r"(?:could\s+not|couldn['’]t|did\s+not|didn['’]t|failed\s+to)\s+reach|depend(?:s|ing)\s+on\s+which|before\s+committing|"
@@ -96,7 +97,7 @@ def read_mentions(body: str, options: dict[str, str]) -> tuple[str | None, str]:
     if len(named) == 1:
         said, step = (AMBIGUOUS if letter not in (None, named[0]) else named[0]), OPTION_TEXT
     elif not named and (yes_no := _yes_no_word(body, options)) is not None:
-        said, step = yes_no, OPTION_TEXT
+        said, step = (AMBIGUOUS if letter not in (None, yes_no) else yes_no), OPTION_TEXT  # "... no. Maybe C, or B"
     elif letter is not None:
         said, step = letter, LETTER
     concluded = said not in options or any(normalise(options[said]) in normalise(end) or re.search(

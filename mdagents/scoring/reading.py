@@ -30,7 +30,7 @@ from mdagents.scoring.statements import (
 )
 from mdagents.scoring.text import after_reasoning, plain, plain_options, tally, words
 
-GRADER_VERSION = "contract-4"
+GRADER_VERSION = "contract-5"
 TRUNCATED, NONE, LLM, DECLARATION = "truncated", "none", "llm", "declaration"
 REASONS = (CONFLICT, AMBIGUOUS, TRUNCATED, REFUSED, NONE)
 MODEL_READABLE = (NONE, CONFLICT, AMBIGUOUS)  # no answer the rules could read; a model might (an alias)
@@ -39,6 +39,16 @@ _REFUSAL = re.compile(
     r"(?:determine|choose|pick|decide|tell|answer|select|commit|provide|give|recommend)|\bnot\s+enough\s+information"
     r"|\binsufficient\s+(?:information|data)|\bnone\s+of\s+the\s+(?:listed\s+|given\s+)?(?:options|answers|choices)"
     r"|\bundecided\b|\bno\s+consensus\b|\bwould\s+not\s+commit", re.IGNORECASE)
+# Why a reply with no answer has none, beyond its statements: it declines ("I'm sorry, I can't help with that",
+# "no puedo ofrecer un diagnóstico"), or it reports a split ("the panel is evenly split", "the vote is tied").
+_DECLINE = re.compile(
+    r"\b(?:sorry|as\s+an\s+ai|i['’]?m\s+not\s+a\s+doctor|(?:can['’]?t|cannot|unable\s+to|not\s+able\s+to|won['’]t|will\s+not)"
+    r"\s+(?:help|assist|prescribe|diagnose|interpret|evaluate|make\s+(?:treatment|clinical|medical)|provide\s+(?:medical|a\s+diagnosis))"
+    r"|rather\s+not\s+(?:pick|choose|answer|select|say)|refrain\s+from|abstain|not\s+comfortable|not\s+(?:be\s+)?appropriate\s+for\s+me"
+    r"|(?:please|should)\s+(?:consult|seek|contact)|decline\s+to|no\s+puedo|je\s+ne\s+(?:peux|saurais)|não\s+posso"
+    r"|kann\s+(?:ich\s+)?(?:keine|nicht))|无法|不能", re.IGNORECASE)
+_SPLIT = re.compile(r"\b(?:no\s+(?:consensus|majority)|(?:evenly|equally)\s+(?:split|divided)|(?:remains?|is|was)\s+split|"
+                    r"split\s+(?:vote|decision)|tie[ds]?|torn\s+between|(?:decide|pick|choose)\s+between)\b", re.IGNORECASE)
 _HEDGE = re.compile(r"\b(?:probably|possibly|perhaps|maybe|likely|tentative\w*|let\s+me\s+(?:verify|check|double-check|"
                     r"reconsider|re-?read)|not\s+sure)\b", re.IGNORECASE)
 _UNSURE = re.compile(r"\b(?:not\s+sure|unsure|uncertain|could\s+also|might\s+also|may\s+also)\b", re.IGNORECASE)
@@ -79,9 +89,10 @@ def _read(text: str, option_items: tuple[tuple[str, str], ...], truncated: bool)
     options = plain_options(dict(option_items))
     found = statements(body, options)
     if any(s.kind == CONTRACT for s in found):
-        return _reading(_decide(found, body, options, truncated=truncated), CONTRACT)
-    if _REFUSAL.search(body.strip().splitlines()[-1]):
-        return Reading(None, NONE, REFUSED)
+        return _cut(_reading(_decide(found, body, options, truncated=truncated), CONTRACT), truncated)
+    last = body.strip().splitlines()[-1]
+    if _REFUSAL.search(last) and not _SPLIT.search(last):
+        return Reading(None, NONE, TRUNCATED if truncated else REFUSED)
     votes = sorted(_tally(body, options).values(), reverse=True)
     if len(votes) >= 2 and votes[0] == votes[1]:
         return Reading(None, NONE, AMBIGUOUS)  # a tied tally ("B = 2, C = 2") and no decision after it
@@ -97,10 +108,22 @@ def _read(text: str, option_items: tuple[tuple[str, str], ...], truncated: bool)
     if said is None and not truncated:
         said, step = read_mentions(body, options)
     if said in (None, NONE):  # nothing stated, or a labelled answer no rule can read (an alias: the LLM extractor's)
-        return Reading(None, step if said else NONE, TRUNCATED if truncated else REFUSED if _REFUSAL.search(body) else NONE)
-    if said == AMBIGUOUS and _REFUSAL.search(body):
+        return Reading(None, step if said else NONE, TRUNCATED if truncated else _why_none(body))
+    if said == AMBIGUOUS and _DECLINE.search(body):
         return Reading(None, step, REFUSED)
-    return _reading(said, step)
+    return _cut(_reading(said, step), truncated)
+
+
+def _why_none(body: str) -> str:
+    """A reply that states nothing: it declined, it reported a split, or it said nothing readable."""
+    if _DECLINE.search(body) or (_REFUSAL.search(body) and not _SPLIT.search(body)):
+        return REFUSED
+    return AMBIGUOUS if _SPLIT.search(body) or UNDECIDED.search(body) else NONE
+
+
+def _cut(reading: Reading, truncated: bool) -> Reading:
+    """A reply cut by the length limit before it committed to an answer has no answer because it was cut."""
+    return Reading(None, reading.step, TRUNCATED) if truncated and reading.letter is None else reading
 
 
 def _tally(body: str, options: dict[str, str]) -> dict[str, int]:

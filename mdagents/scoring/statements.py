@@ -74,6 +74,9 @@ _LETTER = re.compile(r"\s*(?:(?i:option|choice|letter|letra|opci[oó]n|op[cç][a
                      r"\s+(?:because|since|as|given|due)\b)))")
 _ANOTHER = re.compile(r"\s*(?:,|/|&|\+|\(?\s*\bor\b|\band\b|\band/or\b|\bvs\.?|\bversus\b|\.\s*or\b)\s*(?:then\s+|option\s+|choice\s+|"
                       r"possibly\s+|maybe\s+|perhaps\s+)?(?:[(\[]\s*([A-Za-z])\s*[)\]]|([A-E])(?![\w'’]))")
+# An option's text, then its letter: "ectopic ACTH (B)", "Cross-linking of DNA (A), because ..."
+_TRAILING_LETTER = re.compile(r"([^(\[\n]{2,60}?)\s*[(\[]([A-Za-z])[)\]](?=\s*(?:$|[.!,;:]|\s[-–—]\s|"
+                              r"(?i:because|since|as|given|due|which|or|and)\b))")
 _OR_LATER = re.compile(r"(?:\b(?i:or)\b|\band\b|/|&|\botherwise\b|\belse\b|\bunless\b)\s*,?\s*(?:option\s+)?(?:\(([A-Za-z])\)|([A-E])\b(?![\w'’]))")
 _TEXT_ENDS = re.compile(r"\s*(?:[,;(]|\s[-–—]\s|\.(?:\s|$)|\b(?:because|since|as|given|due\s+to|which|as\s+the)\b)",
                         re.IGNORECASE)
@@ -122,19 +125,19 @@ def value(text: str, options: dict[str, str], *, whole: bool = False, loose: boo
             r"A\s+(?:is|was|because|as|since)\b", text[letter.start("u"):]):
         letter = None  # "A 45-year-old ...", "I think ..."
     first = text.split("\n", 1)[0]
-    trailing = None if letter else re.search(r"^(.{2,60}?)\s*[(\[]([A-Za-z])[)\]]\s*[.!]?\s*$", _TEXT_ENDS.split(first, 1)[0])
+    trailing = None if letter or not whole else _TRAILING_LETTER.match(first)  # an answer line's value only
     if letter or trailing:  # "(B) Insulin", "B", or "ectopic ACTH (B)"
         key = keys.get((trailing.group(2) if trailing else next(g for g in letter.group("b", "u", "l") if g)).upper())
         if key is None:
             return None  # "Answer: (X) option text" echoed from the prompt, or a letter this question lacks
-        rest = "" if trailing else text[letter.end():]
+        rest = first[trailing.end():] if trailing else text[letter.end():]
         clause = trailing.group(1) if trailing else _TEXT_ENDS.split(rest.lstrip(" )].:–—-").split("\n", 1)[0], maxsplit=1)[0]
         others = [m.group(1) or m.group(2) for m in (_ANOTHER.match(rest), *_OR_LATER.finditer(rest.split("\n\n", 1)[0][:80])) if m]
         others += re.findall(r"[(\[]([A-Za-z])[)\]]", re.split(r"\n|\.\s", rest)[0][:60]) if whole else []  # "(B) if stable, (C) if not"
         if any(keys.get(o.upper(), key) != key for o in others) or (
                 re.search(r"\b(?:or|and/or)\b", clause) and len(options_meant(clause, options)) > 1):
             return AMBIGUOUS
-        line = rest.lstrip(" )].:–—-").split("\n", 1)[0].rstrip(" .")
+        line = clause if trailing else rest.lstrip(" )].:–—-").split("\n", 1)[0].rstrip(" .")
         exact = {k for k, v in options.items() if words(line) and words(v) == words(line)}  # in order: "Decreased PTH, increased calcium"
         meant = exact or options_meant(clause, options) or options_touched(clause, options)
         return CONFLICT if meant and key not in meant else key

@@ -68,6 +68,7 @@ FINAL_FORMS: list[tuple[str, Form, bool]] = [
     ("the-answer-is", lambda L, T: f"The answer is {L}.", True),
     ("final-answer", lambda L, T: f"Final answer: {L}", True),
     ("final-answer-full", lambda L, T: f"Final answer: ({L}) {T}", True),
+    ("text-then-letter", lambda L, T: f"Final answer: {T} ({L})", True),
     ("correct-answer-is", lambda L, T: f"The correct answer is ({L}) {T}.", True),
     ("markdown-header", lambda L, T: f"## Answer: {L}", True),
     ("boxed", lambda L, T: f"\\boxed{{{L}}}", True),
@@ -194,6 +195,8 @@ NO_ANSWER_FORMS: list[tuple[str, PairForm, str]] = [
         "ambiguous",
     ),
     ("letter-text-conflict", lambda L1, T1, L2, T2: f"Answer: ({L1}) {T2}", "conflict"),
+    ("text-letter-conflict", lambda L1, T1, L2, T2: f"Answer: {T2} ({L1})", "conflict"),
+    ("text-letter-or", lambda L1, T1, L2, T2: f"Answer: {T1} ({L1}) or {T2} ({L2})", "ambiguous"),
     (
         "two-answer-lines",
         lambda L1, T1, L2, T2: f"Answer: ({L1}) {T1}\n\nAnswer: ({L2}) {T2}",

@@ -64,13 +64,19 @@ CORPORA = [HERE / "replies.jsonl", HERE / "replies_second.jsonl", HERE / "replie
 # planus, which is C" before an answer line naming another option, a declaration between two answer lines, and
 # "That's donovanosis." before "Answer: (E)", which only medical knowledge reads as option D's organism (below). Its
 # misses are the aliases it was asked for: only `--extractor llm` resolves them.
+# `replies_thirteenth` (260, a thirteenth author, a typical log with a quarter of hard cases, built from hand-written
+# questions and reply shapes) was first measured after that: 99.2% exact, 1 silent mis-grade ("... a case can be made
+# for no. Maybe C, though B is equally plausible.", read as "no"), now ambiguous; its miss was an answer line giving
+# the option's text before its letter ("Final answer: DNA cross-links (A)"), a form the contract parser did not
+# take apart (so "Answer: topoisomerase (A)" read the text's option, B, where letter and text conflict).
 KNOWLEDGE_ONLY = {("replies_twelfth.jsonl", "m0291")}  # a conflict that takes medical knowledge to see
 FLOORS = {"replies.jsonl": 0.99, "replies_second.jsonl": 0.99, "replies_third.jsonl": 0.98,
           "replies_blind.jsonl": 0.90, "replies_heldout.jsonl": 0.97, "replies_final.jsonl": 0.98,
           "replies_untouched.jsonl": 0.98, "replies_fresh.jsonl": 0.92, "replies_sixth.jsonl": 0.94,
           "replies_seventh.jsonl": 0.90, "replies_eighth.jsonl": 0.90,
           "replies_ninth.jsonl": 0.94, "replies_tenth.jsonl": 0.96,
-          "replies_eleventh.jsonl": 0.93, "replies_twelfth.jsonl": 0.78}
+          "replies_eleventh.jsonl": 0.93, "replies_twelfth.jsonl": 0.78, "replies_thirteenth.jsonl": 0.99}
+REASON_FLOOR = 0.88  # share of labelled no-answers given the labelled reason (authors differ at the edges)
 
 
 def load(path: Path) -> list[dict]:
@@ -122,3 +128,22 @@ def test_each_corpus_reaches_its_floor_with_no_silent_misgrade(name: str) -> Non
     exact = sum(found.letter == case["expected"] for case, found in read)
     assert silent == []
     assert exact / len(cases) >= FLOORS[name], f"{exact}/{len(cases)}"
+
+
+def test_no_answers_name_the_reason_their_authors_gave() -> None:
+    """Of the replies labelled with no answer and read as none, most get the reason the author gave:
+    a split panel is ambiguous, a decline refused, a reply cut by the length limit truncated."""
+    agree = total = 0
+    misnamed = collections.Counter()
+    for name in FLOORS:
+        for case in load(HERE / name):
+            if case["expected"] is not None or case.get("reason") is None:
+                continue
+            found = read_answer(case["reply"], case["options"], finish_reason=case.get("finish_reason"))
+            if found.letter is None:
+                total += 1
+                agree += found.reason == case["reason"]
+                misnamed[(case["reason"], found.reason)] += found.reason != case["reason"]
+    assert total >= 600
+    assert agree / total >= REASON_FLOOR, f"{agree}/{total}: {misnamed.most_common(5)}"
+    assert all(n == 0 for (said, read), n in misnamed.items() if said == "truncated" and read != "none")

@@ -91,7 +91,7 @@ def test_the_llm_extractor_reads_only_replies_the_cascade_cannot(tmp_path: Path)
             return "B"
         truth = true_option(text, lookup)
         if truth and "step by step" in text.lower():
-            return "I would rather not say which one it is."
+            return "The second one on the list fits best."
         return oracle(messages, body)
 
     with FakeServer("openai", respond) as server:
