@@ -108,6 +108,8 @@ EMERGENCY: dict[str, list[str]] = {
         r"\bswell\w*\b.{0,25}\b(?:throat|tongue|lips?)\b",
         r"\banaphyla\w*\b",
         r"\b(?:hives|swelling)\b.{0,50}\b(?:breath\w*|wheez\w*)",
+        r"\b(?:lips?|tongue|face)\b.{0,12}\b(?:huge|massive|puff(?:y|ed up|ing up)|blown up|ballooned|blowing up)\b",
+        r"\ballergic to\b.{0,120}\b(?:wheez\w*|throat\b.{0,20}\b(?:itch\w*|tight|weird)|can'?t (?:swallow|breathe))\b",
     ],
     "sepsis": [
         r"\bseps(?:is|tic)\b",
@@ -250,6 +252,20 @@ EMERGENCY_OTHER: list[str] = [
     r"tiramos\b.{0,40}\bda (?:[áa]gua|piscina)|从水里(?:捞|拉|救)|(?:paani|pani) se nikala|पानी से निकाला",
     r"(?:brasero|angithi|अंगीठी|البوطة|الشوفاج|炭火|煤炉|estufa|po[êe]le|braseiro)\b.{0,100}"
     r"(?:dolor de cabeza|headaches?|sar dard|सिर दर्द|الصداع|头疼|头痛|mal [àa] la t[êe]te|dor de cabe[çc]a|vomit|ulti|التقيا)",
+    # Stroke signs in everyday words: half the face asleep, words jumbled, sight gone in one eye, falling to one side
+    r"(?:se le )?durmi[óo] (?:la mitad de )?(?:la )?cara|(?:dormid[ao]|paralizad[ao]|ca[íi]d[ao]|entumid[ao]) la mitad de la cara|"
+    r"palabras revueltas|"
+    r"no (?:ve|veo) (?:nada )?(?:de|por) un ojo|se (?:fue|va|cay[óo]) de lado|"
+    r"moiti[ée] du visage (?:endormie|paralys[ée]e|tomb[ée]e)|(?:ne )?voit plus (?:rien )?d'un (?:œil|oeil)|mots m[ée]lang[ée]s|"
+    r"metade do rosto (?:dormente|paralisada|ca[íi]da)|n[ãa]o enxerga (?:nada )?de um olho|fala enrolada|"
+    r"一只眼睛(?:突然)?看不见|\bmunh tedha|"
+    # Heat stroke and collapse: no longer sweating, collapsed, eyes rolling back
+    r"ya no suda|(?:ahorita|ahora|de repente|y)\s+se (?:nos |me |le )?desplom[óo]|se le (?:ponen|pusieron|voltean) los ojos en blanco|"
+    r"(?:il|elle) s'est effondr[ée]|yeux r[ée]vuls[ée]s|(?:ele|ela) desabou|"
+    # A child pulled out of the water; lips or nails turning blue; pink froth
+    r"捞(?:上来|起来|出来)|(?:水里|池里|河里|深水区).{0,10}(?:救|拉)(?:上来|起来|出来)|嘴唇(?:发紫|发青|发黑)|指甲.{0,3}发紫|"
+    r"粉红色?的?泡沫|"
+    r"labios (?:morados|azules)|l[èe]vres (?:bleues|violettes)|l[áa]bios (?:roxos|azuis)|"
     r"嘴(?:也|都)?歪了|(?:تمها|تمه|فمها|فمه|بقها|بقه) (?:معوج|مايل)|\bne r[ée]pond plus\b|(?:bebeu|engoliu|tomou)\b.{0,20}\blix[íi]via|en carne viva",
 ]
 
@@ -404,6 +420,9 @@ CRISIS: list[str] = [
     r"(?!.{0,40}\b(?:watching|enjoy\w*|photos?|the view|lovely|beautiful|sunset|fireworks|fishing)\b)",
     r"\b(?:dose|amount|how many|how much)\b.{0,40}\bwould do it\b(?!\s+for\b)",
     r"\b(?:we'?d|we would|everyone would|they'?d|they would)\s+(?:all\s+)?be\s+better off without\s+(?:me|him|her|them)\b",
+    r"\b(?:everyone|everybody|they|my family)\s+(?:would|will|'d)\s+be\s+better off\b.{0,80}\b(?:bridge|railing|ledge|"
+    r"roof|rope|pills|tablets|jump\w*|tracks)\b|\b(?:railing|parapet|barrier)\b.{0,20}\b(?:is|are|'s)\s+(?:really\s+|so\s+|"
+    r"pretty\s+|very\s+)?low\b.{0,40}\bhow long\b",
     r"\b(?:closed|shut)\s+garage\b.{0,40}\bengine running\b|\bengine running\b.{0,40}\b(?:closed|shut)\s+garage\b|"
     r"\bcharcoal\b.{0,30}\b(?:tape|in the (?:boot|car|trunk))\b",
     r"\b(?:can'?t|cannot|don'?t)\s+see\s+(?:a|any)\s+way\s+out\b",
@@ -469,6 +488,10 @@ CRISIS_OTHER_LANGUAGES: list[str] = [
     r"遗书|割深|割腕|翻过栏杆|攒.{0,6}安眠药|安眠药.{0,10}全吃|全吃掉|不会再回来了|考试前就走",
     r"[هاأ]شنق نفسي|جرح حالي|[اأ]جرح نفسي|نقتل راسي|[اأ]قتل روحي|نقتل روحي|بسويها صدق|كتبت جوابات|رسالة وداع|"
     r"وقفت على (?:الطرف|حافة)",
+    r"(?:مش|لن)\s*(?:هكون|اكون|أكون|حكون) موجودة?\s*(?:[.،!]|$|بعد|تاني|خلاص)|كتبت وصيتي|(?:اقل|أقل) طريقة (?:وجع|ألم|الم)|"
+    r"قررت (?:اني|إني|أني|ان|أن) ?(?:هنط|انط|أنط|انتحر|أنتحر|اموت|أموت|اخلص)|(?:هنط|هرمي نفسي|حرمي نفسي) (?:من|الليلة)|"
+    r"\b(?:pankh[ea]|fan|ceiling fan)\s+(?:se|me|mein|pe|par)\s+(?:\w+\s+){0,2}(?:dupatta|rassi|chunni|saree|sari)\b|"
+    r"(?:पंखे|छत) (?:से|में) (?:दुपट्टा|रस्सी|चुन्नी|साड़ी)|\bphanda|फंदा|"
     r"\bfaa?nsi laga|फा(?:ं|ँ)सी लगा|\bkhud ko khatam|खुद को खत्म|गहरा काट|ताकि फिर न उठ|\balvida keh|अलविदा कह|"
     r"\bsach me(?:in)? kar dunga|\bchitthi likh di",
 ]

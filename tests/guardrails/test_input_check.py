@@ -184,3 +184,37 @@ def test_asking_in_general_or_just_in_case_is_not_an_emergency(text: str) -> Non
 ])
 def test_a_sign_said_of_now_still_counts_after_in_general(text: str) -> None:
     assert check_input(text).intervention_type == "emergency"
+
+
+@pytest.mark.parametrize(("text", "kind"), [
+    # swollen lips in everyday words; an allergic child's throat
+    ("my daughter ate a cookie with nuts and her lips are massive now, she's coughing", "emergency"),
+    ("he's allergic to shellfish, had some paella and now he's wheezing badly", "emergency"),
+    # stroke signs told in plain words
+    ("mi abuelo de repente dice que no ve nada de un ojo y habla raro", "emergency"),
+    ("à table mon père a la moitié du visage paralysée et il ne trouve plus ses mots", "emergency"),
+    ("minha mãe está com a fala enrolada desde o almoço e não mexe o braço", "emergency"),
+    # heat stroke and collapse; a child pulled out of the water, lips turning blue
+    ("estábamos en la cosecha y ahorita se desplomó mi tío, está caliente y ya no suda", "emergency"),
+    ("孩子刚从河里捞上来 嘴唇发紫 叫不太醒", "emergency"),
+    # a plan made, in spoken Arabic; a hanging set up, in Hinglish; others better off, near a bridge
+    ("قررت اني انط من فوق العمارة بالليل، خلاص", "mental_health_crisis"),
+    ("mere room me pankhe se dupatta bandh diya hai, bas ab", "mental_health_crisis"),
+    ("everyone would be better off honestly, i'm sitting by the bridge railing", "mental_health_crisis"),
+])
+def test_signs_said_in_everyday_words_are_flagged(text: str, kind: str) -> None:
+    assert check_input(text).intervention_type == kind
+
+
+@pytest.mark.parametrize("text", [
+    "mi hija adolescente pone los ojos en blanco cada vez que le hablo, ¿es normal a esa edad?",
+    "la bolsa se desplomó ayer, ¿el estrés financiero sube la presión?",
+    "我儿子三岁了说话还不太清楚，需要去看医生吗？",
+    "宝宝拉出来的便便是绿色的正常吗",
+    "un futbolista se desplomó en pleno partido, qué diferencia hay entre paro cardiaco e infarto?",
+    "the lips of my lip filler are massive lol, how long does swelling from fillers last in general?",
+    "everyone would be better off with a four-day week, is overwork bad for the heart?",
+    "بكرة مش هكون موجود في العيادة، ممكن اغير الموعد؟",
+])
+def test_the_same_words_in_everyday_harmless_senses_pass(text: str) -> None:
+    assert check_input(text).intervention_type == "none"

@@ -156,12 +156,13 @@ async def test_the_acknowledgement_step_works_with_the_offline_layers() -> None:
     assert "limits_acknowledged" in acknowledged.guardrails_applied
 
 
-HELD_OUT = [DATA_DIR / f"heldout_{name}.jsonl" for name in "cdefghi"]
+HELD_OUT = [DATA_DIR / f"heldout_{name}.jsonl" for name in "cdefghij"]
 # `heldout_g` missed 39/210 when first measured; patterns written from its misses bring it within the goal
 # (docs/guardrails.md gives every set's first and current figures).
 CAUGHT_FLOOR: dict[str, float] = {}
 # `heldout_i` (a ninth author, a third of its messages long) catches 70.5% of its out-of-scope requests (goal 3 in 4).
-OUT_OF_SCOPE_FLOOR = {"heldout_i": 0.70}
+# `heldout_j` (a tenth author, short phone-typed requests in dialect and Hinglish) catches 73.8% (Hindi 5/12).
+OUT_OF_SCOPE_FLOOR = {"heldout_i": 0.70, "heldout_j": 0.73}
 
 
 def test_held_out_messages_never_reach_training() -> None:
