@@ -87,10 +87,12 @@ _EDGE = re.compile(r"^\s*(?:=+>|-+>|»)?\s*(?:(?:so|thus|hence|therefore|overall
                    r"leaving|which\s+leaves|answer)\b[\s,:]*)?(?=(?:option\s+|choice\s+)?\(?\s*[A-Za-z]\s*(?:\)|\.|:|,|\s+[-–—]|"
                    r"\s*$|\s*(?:,|&|/|\band\b|\bor\b)|(?=\s+(?:rather\s+than|over|not|instead\s+of|is\s+(?:the\s+)?(?:answer|"
                    r"correct|right|best))\b)))", re.IGNORECASE)
+_SO_OPTION = re.compile(r"(?:^|(?<=[.!?]\s))[ \t]*(?:so|thus|hence|therefore)[ \t]*,?[ \t]+(?:it['’]?s[ \t]+|it[ \t]+is[ \t]+)?"
+                        r"([^.!?\n]{2,80}?)[ \t]*[.!](?=\s|$)", re.IGNORECASE | re.MULTILINE)
 OPTION_LIST = re.compile(r"(?:^|(?<=[.!?]\s))\s*(?:option\s+|choice\s+)?\(?([A-E])\s*[.:)]\s", re.MULTILINE | re.IGNORECASE)
 NEGATED_AFTER = re.compile(
     r"^\s*(?:\([^)]*\)\s*)?(?:(?:is|are|was|were|would\s+be|seems|remains|does|do|would|can|could|should)\s+(?:not|never)\b"
-    r"|(?:isn|aren|wasn|doesn|don|wouldn|can|couldn|shouldn)['’]?t\b|(?:(?:is|are|was|would\s+be|seems|remains|looks)\s+)?"
+    r"|(?:isn|aren|wasn|doesn|don|wouldn|can|couldn|shouldn)['’ ]?t\b|(?:(?:is|are|was|would\s+be|seems|remains|looks)\s+)?"
     r"(?:also\s+)?(?:incorrect|wrong|unlikely|less\s+likely|inappropriate|ruled\s+out|excluded|out\b|contraindicated|reserved|"
     r"insufficient|irrelevant|a\s+distractor|too\s+\w+|a\s+poor|not\s+(?:first|the|indicated|appropriate|correct|right|needed))"
     r"|(?:has|have)\s+no\b|(?:acts|works)\s+(?:far\s+)?too|would\s+(?:only|be\s+(?:appropriate|correct|right|reasonable|"
@@ -122,7 +124,7 @@ def value(text: str, options: dict[str, str], *, whole: bool = False, loose: boo
         return None  # a count ("votes: A: 2, B: 2", "yes = 2, no = 2"), not a choice
     letter = _LETTER.match(text)
     if letter and letter.group("u") and re.match(r"[AI]\s+[a-z0-9']", text[letter.start("u"):]) and not re.match(
-            r"A\s+(?:is|was|because|as|since)\b", text[letter.start("u"):]):
+            r"A\s+(?:is|was|because|as|since|yes|no|maybe)(?![\w-])", text[letter.start("u"):]):
         letter = None  # "A 45-year-old ...", "I think ..."
     first = text.split("\n", 1)[0]
     trailing = None if letter or not whole else _TRAILING_LETTER.match(first)  # an answer line's value only
@@ -204,6 +206,10 @@ def _declarations(body: str, options: dict[str, str]) -> list[Statement]:
         sentence = _SENTENCE_BREAK.split(body[max(0, match.start() - 200):match.start()])[-1]
         if letter in {k.upper() for k in options} and not HYPOTHETICAL.search(sentence):
             found.append(Statement(match.start(), STRONG, {k.upper(): k for k in options}[letter], match.end()))
+    for match in _SO_OPTION.finditer(body):  # "So amoxicillin." (an option's words and nothing else)
+        said = [k for k, v in options.items() if words(v) and set(words(v)) == set(words(match.group(1)))]
+        if len(said) == 1:
+            found.append(Statement(match.start(), WEAK, said[0], match.end()))
     lines = [line for line in body.strip().splitlines() if line.strip()]
     labelled = re.match(r"^\s*[^:\n]{2,60}[:：]\s*(\(?[A-E]\)?\s*(?:[-–—.)]\s*(.*?))?)\s*[.!]?\s*$", lines[-1]) if lines else None
     if labelled and (key := restates(labelled.group(1), options)):  # "Best next step: A", "Conclusion: D. Teriparatide"
@@ -229,7 +235,25 @@ def _edges(body: str, options: dict[str, str]) -> list[Statement]:
         if said is not None:
             found.append(Statement(len(body), WEAK, said))
             break
+    else:
+        said = _closing_phrase(lines[-1], options)
+        if said is not None:
+            found.append(Statement(len(body), WEAK, said))
     return found
+
+
+def _closing_phrase(line: str, options: dict[str, str]) -> str | None:
+    """A reply that ends on a bare phrase of two or more words found in one option's text and no other:
+    "... IgM antibody. Cold agglutinins.", "smoking/alcohol → squamous cell."."""
+    phrase = re.split(r"→|⇒|=>|->", re.split(r"(?<=[.!?])\s+", line.strip())[-1])[-1].strip()
+    if not phrase.endswith((".", "!")):
+        return None  # a finished sentence, not a reply cut mid-list
+    phrase = phrase.strip(" .!")
+    said = set(words(phrase))
+    if len(said) < 2 or len(phrase) > 60 or not re.fullmatch(r"[\w' -]+", phrase):
+        return None
+    holders = [key for key, text in options.items() if said <= set(words(text))]
+    return holders[0] if len(holders) == 1 else None
 
 
 def restates(line: str, options: dict[str, str]) -> str | None:
@@ -242,6 +266,8 @@ def restates(line: str, options: dict[str, str]) -> str | None:
 
 
 def _edge_value(line: str, options: dict[str, str], *, closing: bool = False) -> str | None:
+    if len(set(re.findall(r"(?<![\w(])([A-E])\)", line))) > 1:
+        return None  # "A) yes — B) no": options listed on one line
     edge = _EDGE.match(line)
     if edge is None:
         return None if closing else _yes_no_opening(line, options)

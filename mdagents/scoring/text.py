@@ -77,6 +77,12 @@ def _rated_lines(text: str) -> str:
     return "\n".join(out)
 
 
+def _json_answer(match: re.Match[str]) -> str:
+    """A JSON answer as an answer line; a letter keeps its text beside it, to be checked against it."""
+    said, text = match.group(1).strip(), (match.group(2) or "").strip()
+    return f"\nFinal answer: ({said}) {text}\n" if re.fullmatch(r"[A-Za-z]", said) else f"\nFinal answer: {said} {text}\n"
+
+
 def clean(text: str) -> str:
     """Plain words: markdown emphasis, headings, LaTeX wrappers and emoji marks removed; a box is a declaration."""
     text = unicodedata.normalize("NFKC", text).translate(str.maketrans(_CIRCLED))  # full-width Ｂ, 𝐀, 🅑 -> B
@@ -85,7 +91,7 @@ def clean(text: str) -> str:
     text = re.sub(r"<(answer|final_answer)>\s*([^<]*?)\s*</\1>", r"\nFinal answer: \2\n", text, flags=re.IGNORECASE)
     text = re.sub(r"[\"'](?:final_?answer|answer|choice|prediction|decision|option)[\"']\s*:\s*[\"']?([^\"',}\n]*)[\"']?"
                   r"(?:\s*,\s*[\"'](?:answer_?text|option_?text|text)[\"']\s*:\s*[\"']([^\"'}\n]*)[\"'])?",
-                  r"\nFinal answer: \1 \2\n", text, flags=re.IGNORECASE)  # {"answer": "B", "answer_text": "..."}
+                  _json_answer, text, flags=re.IGNORECASE)  # {"answer": "B", "answer_text": "..."}
     text = _RUNAWAY.split(text, maxsplit=1)[0]  # a small model that goes on to invent the next question
     text = re.sub(r"<\|[a-z_]+\|>|</?s>", " ", text)
     text = re.sub(r"(?<![\w'’-])\(?([A-E])\)?[ \t]*([✔✓✅☑✗✘❌×])[ \t]*(?=\(?[A-E]\b|$)", r"\n\1 \2\n", text,
@@ -187,6 +193,18 @@ def _abbreviates(short: str, option: str) -> bool:
     return len(letters) >= 2 and letters.isalnum() and sum(c.isupper() for c in letters) >= 2 and _initials(letters.lower(), long)
 
 
+def _spells_out(fragment: str, option: str) -> bool:
+    """`fragment` and `option` say the same with one of them shortened: an option that is an abbreviation
+    spelled out, or the option's words with the rest as one abbreviation ("increased ICP")."""
+    if len(option) <= 12 and " " not in option and _abbreviates(option, fragment):
+        return True
+    own, said = words(option), fragment.split()
+    rest = [w for w in said if _canonical(normalise(w)) not in own and normalise(w) not in _STOPWORDS]
+    kept = [w for w in own if w not in {_canonical(normalise(s)) for s in said}]
+    return (len(rest) == 1 and 0 < len(kept) < len(own) and len(said) > 1
+            and _abbreviates(rest[0].strip(".,;"), " ".join(kept)))
+
+
 def _initials(letters: str, long: list[str]) -> bool:
     if not long or not letters:
         return not long and not letters
@@ -223,6 +241,9 @@ def options_meant(fragment: str, options: dict[str, str]) -> set[str]:
         abbreviated = {key for key, text in options.items() if _abbreviates(short, text)}
         if abbreviated:
             return abbreviated
+    spelled = {key for key, text in options.items() if _spells_out(fragment, text.strip())}
+    if spelled:  # "Maturity-onset diabetes of the young" for "MODY", "increased ICP" for "Increased intracranial pressure"
+        return spelled
     return {key for key, w in own.items()
             if all(any(_close(a, b) for b in w) for a in said) and all(any(_close(a, b) for a in said) for b in w)}
 

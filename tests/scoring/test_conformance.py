@@ -197,6 +197,8 @@ NO_ANSWER_FORMS: list[tuple[str, PairForm, str]] = [
     ("letter-text-conflict", lambda L1, T1, L2, T2: f"Answer: ({L1}) {T2}", "conflict"),
     ("text-letter-conflict", lambda L1, T1, L2, T2: f"Answer: {T2} ({L1})", "conflict"),
     ("text-letter-or", lambda L1, T1, L2, T2: f"Answer: {T1} ({L1}) or {T2} ({L2})", "ambiguous"),
+    ("json-letter-text-conflict", lambda L1, T1, L2, T2: json.dumps({"answer": L1, "answer_text": T2}), "conflict"),
+    ("so-text-then-other-line", lambda L1, T1, L2, T2: f"So {T1.lower()}.\n\nAnswer: ({L2}) {T2}", "conflict"),
     (
         "two-answer-lines",
         lambda L1, T1, L2, T2: f"Answer: ({L1}) {T1}\n\nAnswer: ({L2}) {T2}",

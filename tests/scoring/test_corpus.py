@@ -69,13 +69,20 @@ CORPORA = [HERE / "replies.jsonl", HERE / "replies_second.jsonl", HERE / "replie
 # for no. Maybe C, though B is equally plausible.", read as "no"), now ambiguous; its miss was an answer line giving
 # the option's text before its letter ("Final answer: DNA cross-links (A)"), a form the contract parser did not
 # take apart (so "Answer: topoisomerase (A)" read the text's option, B, where letter and text conflict).
+# `replies_fourteenth` (335, a fourteenth author, every reply written by hand for its question, a quarter hard) was first
+# measured after that: 97.3% exact, 4 silent mis-grades: "So amoxicillin." before "Answer: (B) Doxycycline", a JSON answer
+# whose letter and "answer_text" disagree, a first line listing "A) yes — B) no", and an option ruled out with "aren't
+# recommended" (the apostrophe dropped by normalisation hid the negation). Its misses were an abbreviation spelled out
+# ("Maturity-onset diabetes of the young" for "MODY", "increased ICP"), "I'd say maybe" after "did not reach
+# significance" (read as a panel that did not reach a decision), and a bare closing phrase ("Cold agglutinins.").
 KNOWLEDGE_ONLY = {("replies_twelfth.jsonl", "m0291")}  # a conflict that takes medical knowledge to see
 FLOORS = {"replies.jsonl": 0.99, "replies_second.jsonl": 0.99, "replies_third.jsonl": 0.98,
           "replies_blind.jsonl": 0.90, "replies_heldout.jsonl": 0.97, "replies_final.jsonl": 0.98,
           "replies_untouched.jsonl": 0.98, "replies_fresh.jsonl": 0.92, "replies_sixth.jsonl": 0.94,
           "replies_seventh.jsonl": 0.90, "replies_eighth.jsonl": 0.90,
           "replies_ninth.jsonl": 0.94, "replies_tenth.jsonl": 0.96,
-          "replies_eleventh.jsonl": 0.93, "replies_twelfth.jsonl": 0.78, "replies_thirteenth.jsonl": 0.99}
+          "replies_eleventh.jsonl": 0.93, "replies_twelfth.jsonl": 0.78, "replies_thirteenth.jsonl": 0.99,
+          "replies_fourteenth.jsonl": 0.99}
 REASON_FLOOR = 0.88  # share of labelled no-answers given the labelled reason (authors differ at the edges)
 
 
