@@ -234,3 +234,17 @@ def test_a_conclusion_naming_part_of_one_option_names_it(reply: str, expected: s
 ])
 def test_foreign_answer_words_before_yes_no(reply: str, expected: str | None) -> None:
     assert read_answer(reply, YES_NO).letter == expected
+
+
+@pytest.mark.parametrize(("reply", "letter", "reason"), [
+    ("Symptoms with minimal activity, none at rest: this is NYHA class 3 heart failure.", "C", None),
+    ("Answer: (C) NYHA class three", "C", None),
+    ("Answer: class 3", "C", None),
+    ("Answer: Class II–III", None, "ambiguous"),
+    ("Answer: (B) Class III", None, "conflict"),
+])
+def test_roman_and_arabic_numerals_after_a_counting_word_are_the_same_option(reply: str, letter: str | None,
+                                                                              reason: str | None) -> None:
+    options = {"A": "NYHA class I", "B": "NYHA class II", "C": "NYHA class III", "D": "NYHA class IV"}
+    found = read_answer(reply, options)
+    assert (found.letter, found.reason) == (letter, reason)

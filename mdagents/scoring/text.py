@@ -172,7 +172,16 @@ def _canonical(word: str) -> str:
 def tokens(text: str) -> tuple[str, ...]:
     """Every word of a text, in canonical spelling (hyphens and slashes split words). Cached: the same
     option texts are compared with every reply of a run."""
-    return tuple(_canonical(w) for w in re.split(r"[\s/–—-]+", normalise(text).replace(".", " ")) if w)
+    text = _ROMAN_AFTER.sub(lambda m: m.group(1) + " " + re.sub(r"[ivx]+", lambda r: _ROMAN.get(r.group(0), r.group(0)),
+                                                                  m.group(2)), normalise(text))
+    return tuple(_canonical(w) for w in re.split(r"[\s/–—-]+", text.replace(".", " ")) if w)
+
+
+# A numeral after a word that counts ("class III" = "class 3", "factor VIII" = "factor 8"); never "IV" alone.
+_ROMAN = {r: str(n) for n, r in enumerate("i ii iii iv v vi vii viii ix x xi xii".split(), 1)}
+_NUMERAL = "(?:" + "|".join(sorted(_ROMAN, key=len, reverse=True)) + r")\b"
+_ROMAN_AFTER = re.compile(r"\b(type|class|stage|grade|factor|phase|level|degree|nyha|cranial nerve|cn)\s+(" + _NUMERAL +
+                          r"(?:(?:\s*(?:/|–|-|,|or|and|to)\s*|\s+)" + _NUMERAL + ")*)")  # "class II–III": each numeral
 
 
 @lru_cache(maxsize=1 << 16)
