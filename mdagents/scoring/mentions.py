@@ -21,7 +21,7 @@ _NEGATED_BEFORE = re.compile(
 UNDECIDED = re.compile(
     r"\b(?:it\s+depends\b|(?:are|is)\s+both\s+(?:equally\s+)?(?:plausible|possible|reasonable|defensible|correct)|"
     r"not\s+enough\s+information|(?:cannot|can['’]t|unable\s+to)\s+(?:determine|choose|pick|decide|tell|commit|select)|"
-    r"accept\s+either|either\s+could\s+be|\(?[A-E]\)?\s+(?:is|seems|looks)\s+(?:just\s+)?(?:as|equally)\s+(?:plausible|likely|"
+    r"accept\s+either|hard\s+to\s+(?:say|tell|decide)\s+which|leave\s+(?:both|it|the\s+(?:choice|decision))\s+(?:\w+\s+)?to\s+the\s+reader|either\s+could\s+be|\(?[A-E]\)?\s+(?:is|seems|looks)\s+(?:just\s+)?(?:as|equally)\s+(?:plausible|likely|"
     r"possible|valid|defensible|reasonable)|(?:both|either)\s+(?:are|is|could\s+be|seem|would\s+be)\s+(?:equally\s+)?"
     r"(?:defensible|reasonable|correct|right|acceptable|plausible|possible|valid)|torn\s+between|somewhere\s+between|"
     r"(?:won['’]?t|will\s+not)\s+(?:choose|commit|pick)|(?:would\s+not|wouldn['’]t)\s+commit|"
@@ -58,6 +58,10 @@ def conditional_letters(text: str) -> int:
     for sentence in re.split(r"(?<=[.;!?])\s+|\n", text):
         if re.search(r"\b(?:if|otherwise|unless|else)\b", sentence, re.I):
             found |= set(re.findall(r"(?:\(|\b(?:is|be|choose|option)\s+)([A-E])\b(?![\w'’-])", sentence))
+    for line in text.splitlines():  # "So: for the acute episode, A; if the question means ..., D." / "B, unless ..., in which case D."
+        if re.search(r"\b(?:if|unless|in\s+which\s+case)\b", line, re.I):
+            clause_ends = set(re.findall(r"(?:^|[\s,:;(])\(?([A-E])\)?(?=\s*(?:[.;,!]|$))", line))
+            found |= clause_ends if len(clause_ends) > 1 else set()
     return len(found)
 
 
@@ -83,6 +87,11 @@ def _texts_named(text: str, options: dict[str, str], *, offers: list[str] | None
 def read_mentions(body: str, options: dict[str, str]) -> tuple[str | None, str]:
     """(option key or AMBIGUOUS, step), or (None, "none"). The option must be named in the first or the last
     sentence: a reply that states no answer commits, if at all, where it opens or where it concludes."""
+    closing = body.strip().splitlines()[-1].strip() if body.strip() else ""
+    if re.fullmatch(r"[A-Za-z][\w'’ -]{2,40}[.!]", closing) and not _texts_named(normalise(closing), options) \
+            and len(closing.split()) <= 4 and not re.search(r"\b[A-E]\b", closing) \
+            and not set(normalise(closing).split()) & {normalise(v) for v in options.values()}:
+        return None, "none"  # "Devic disease.": a conclusion in words no option has (an alias: the extractor's)
     offers: list[str] = []
     named = _texts_named(normalise(body), options, offers=offers)
     if offers and not named:
@@ -142,7 +151,7 @@ def _letter(body: str, options: dict[str, str]) -> str | None:
 
 _YES_NO_SAID = re.compile(
     r"(?<![\w-])(?<!not )(?<!says )(?<!say )(?<!said )(yes|no|maybe)\s*(?:[.!:;—–]|$)|\b(?:so|thus|hence|therefore|overall|"
-    r"in\s+short|in\s+summary|short\s+answer|suggests?|indicates?|supports?|i\s+would\s+say|i['’]d\s+say)\s*[,:]?\s*"
+    r"in\s+short|in\s+summary|short\s+answer|suggests?|indicates?|supports?|i\s+would\s+say|i['’]d\s+say)\s*[,:—–-]?\s*"
     r"(yes|no|maybe)\b(?!\s+(?:significant|difference|evidence|effect|association|change))", re.IGNORECASE | re.MULTILINE)
 
 
@@ -156,7 +165,8 @@ def _yes_no_word(body: str, options: dict[str, str]) -> str | None:
         return AMBIGUOUS
     sentences = [s for s in re.split(r"(?<=[.;!?])\s+|\n", body)
                  if not re.fullmatch(r"\s*\(?[A-Ca-c][.)]\s*(?:yes|no|maybe)\s*", s, re.I)]  # "C) maybe": listed
-    supposed = {s for s in sentences if re.search(r"\b(?:if|would(?!\s+say)|between|whether|either)\b", s, re.I)}
+    supposed = {s for s in sentences if re.search(r"\b(?:if|would(?!\s+say)|between|either)\b", s, re.I) or (
+        re.search(r"\bwhether\b", s, re.I) and not re.search(r"\b(?:is|was)\s+(?:a\s+)?(?:yes|no|maybe)\s*[.!]?\s*$", s, re.I))}
     found, conditional = ({(m.group(1) or m.group(2)).lower() for m in _YES_NO_SAID.finditer(" ".join(part))} & set(yes_no)
                           for part in ([s for s in sentences if s not in supposed], supposed))
     if len(found) > 1 or (found and conditional - found):

@@ -156,9 +156,10 @@ def _decide(found: list[Statement], body: str, options: dict[str, str], *, trunc
     rivals = contract[:-1] if contract else [s for s in found if s.at < final.at]
     for earlier in rivals:
         asked = re.match(r"[^.!\n]*\?", body[max(earlier.at, 0):])  # "D, not C? No - ..." asks, does not declare
-        if (earlier.value in options and final.value in options and earlier.value != final.value and not asked
+        if ((earlier.value in options or (contract and earlier.value == CONFLICT)) and final.value in options
+                and earlier.value != final.value and not asked
                 and not REVISION.search(body, max(earlier.at, 0), max(final.at, final.end))):
-            return CONFLICT if contract else AMBIGUOUS
+            return CONFLICT if contract else AMBIGUOUS  # "Answer: (D) Central cord" then "Answer: (C) Central cord"
     if contract:  # a declaration before the answer lines ("The correct answer is (C)"), unless itself in doubt
         before = [s for s in found if s.kind != CONTRACT and 0 <= s.at < contract[0].at]
         prior = _decide(before, body, options)

@@ -37,6 +37,8 @@ _STRONG = [
     r"(?:the\s+)?(?:panel|team|experts?|group|board|committee|moderator)\s+(?:has\s+)?(?:agreed|agrees|decided|decides|"
     r"settled|converged|concluded|chose|chooses|selected|selects|voted|votes|picked|went)(?:\s+(?:on|for|upon|with|that))?",
     r"(?:my|our)\s+(?:final\s+)?(?:answer|choice|pick|selection|vote)",
+    r"chang(?:e|ed|ing)\s+(?:my|our)\s+(?:previous\s+|earlier\s+|initial\s+|original\s+)?(?:answer|choice|vote)\s+"
+    r"(?:from\s+)?(?:\(?[A-E]\)?\s+)?to",
     r"(?:corrected|revised|updated|amended|new)\s+(?:final\s+)?(?:answer|choice|decision)"
     r"(?:\s+(?:after|following|upon|on)(?:\s+[\w-]+){1,3}(?=\s*:))?",
     r"(?:the\s+)?(?:only\s+)?(?:remaining|last\s+standing)\s+(?:option|answer|choice)",
@@ -64,7 +66,7 @@ _SENTENCE_BREAK = re.compile(r"(?<!\d)\.|\.(?!\d)|[!?;\n]|\s[—–]\s")
 # "C is correct", "(C) is the best answer", "This is A, not B", "not B but C": the letter comes first.
 _LETTER_FIRST = re.compile(
     r"(?:\b(?:option|choice|answer)\s+\(?([A-Za-z])\)?|\(([A-Za-z])\)|(?<![\w'’-])([A-Z])\)?)(?:\s*\([^)]*\))?\s+(?:is|remains|"
-    r"seems|looks|would\s+be|must\s+be)\s+(?:the\s+)?(?:most\s+(?:likely|appropriate)\s+|best\s+|only\s+)?(?:correct|right|"
+    r"seems|looks|would\s+be|must\s+be)\s+(?:the\s+|my\s+|our\s+)?(?:most\s+(?:likely|appropriate)\s+|best\s+|only\s+)?(?:correct|right|"
     r"best|answer|true|most\s+appropriate|the\s+one|better|preferred)\b(?!\s+(?:for|if|when|in\s+a|than\s+nothing))"
     r"|(?:^|(?<=[\s(]))(?<![Nn]ot\s)(?:(?:this\s+is|it['’]?s|so)\s+)?\(?([A-E])\)?,?\s+not\s+\(?[A-E]\)?(?![\w'’-])"
     r"|(?<!not\s)\bnot\s+\(?[A-E]\)?,?\s+but\s+\(?([A-E])\)?(?![\w'’-])", re.MULTILINE)
@@ -83,8 +85,9 @@ _TEXT_ENDS = re.compile(r"\s*(?:[,;(]|\s[-–—]\s|\.(?:\s|$)|\b(?:because|sinc
 _REFUSAL_VALUE = re.compile(r"\s*(?:null|none|n/?a|unknown|-|cannot\b|can['’]t\b|unable\b|no\s+answer|undetermined)",
                             re.IGNORECASE)
 # The first or last line is a letter: "C", "(B) Insulin", "B. Because ...", "So: D.", "That leaves A."
+_OPTION_WORD = r"(?:option|choice|opci[oó]n|op[cç][aã]o|alternativa|se[cç]enek)\s+"
 _EDGE = re.compile(r"^\s*(?:=+>|-+>|»)?\s*(?:(?:so|thus|hence|therefore|overall|in\s+summary|in\s+conclusion|that\s+leaves|"
-                   r"leaving|which\s+leaves|answer)\b[\s,:]*)?(?=(?:option\s+|choice\s+)?\(?\s*[A-Za-z]\s*(?:\)|\.|:|,|\s+[-–—]|"
+                   r"leaving|which\s+leaves|answer)\b[\s,:]*)?(?=(?:" + _OPTION_WORD + r")?\(?\s*[A-Za-z]\s*(?:\)|\.|:|,|\s+[-–—]|"
                    r"\s*$|\s*(?:,|&|/|\band\b|\bor\b)|(?=\s+(?:rather\s+than|over|not|instead\s+of|is\s+(?:the\s+)?(?:answer|"
                    r"correct|right|best))\b)))", re.IGNORECASE)
 _SO_OPTION = re.compile(r"(?:^|(?<=[.!?]\s))[ \t]*(?:so|thus|hence|therefore)[ \t]*,?[ \t]+(?:it['’]?s[ \t]+|it[ \t]+is[ \t]+)?"
@@ -119,6 +122,11 @@ def value(text: str, options: dict[str, str], *, whole: bool = False, loose: boo
     `whole`: the text is an answer line's value, so any option text in it counts; otherwise an option's
     text must open it (a marker inside a running sentence); `loose` also takes words found only in one option's text."""
     keys = {key.upper(): key for key in options}
+    ordinal = re.match(r"\s*(?:the\s+)?(first|second|third|fourth|fifth|last)\s+(?:option|choice|one|answer)\b", text, re.I)
+    if ordinal:  # "I'd pick the first option."
+        order = list(options)
+        at = {"first": 0, "second": 1, "third": 2, "fourth": 3, "fifth": 4, "last": len(order) - 1}[ordinal.group(1).lower()]
+        return order[at] if at < len(order) else None
     labelled = re.match(r"\s*(?:\(?[A-Za-z]\)?\s*[-–—]\s*)?", text)  # "A - Factor V Leiden: 2"
     if not whole and tally(options).match(text, labelled.end()):  # type: ignore[union-attr]
         return None  # a count ("votes: A: 2, B: 2", "yes = 2, no = 2"), not a choice
@@ -250,15 +258,17 @@ def _closing_phrase(line: str, options: dict[str, str]) -> str | None:
         return None  # a finished sentence, not a reply cut mid-list
     phrase = phrase.strip(" .!")
     said = set(words(phrase))
-    if len(said) < 2 or len(phrase) > 60 or not re.fullmatch(r"[\w' -]+", phrase):
+    if not said or len(phrase) > 60 or not re.fullmatch(r"[\w' -]+", phrase):
         return None
+    if len(said) == 1 and (len(phrase) < 5 or line.strip().strip(" .!") != phrase):
+        return None  # one word only as the whole last line ("Posterior."), not the end of "... or S. pneumoniae."
     holders = [key for key, text in options.items() if said <= set(words(text))]
     return holders[0] if len(holders) == 1 else None
 
 
 def restates(line: str, options: dict[str, str]) -> str | None:
     """The option a line is only the letter of, or the letter and text of: "E", "(E) Empagliflozin."."""
-    match = re.fullmatch(r"\s*(?:option\s+|choice\s+)?\(?\s*([A-Za-z])\s*(?:[.):]\s*(.*?))?\s*[.!]?\s*", line, re.I)
+    match = re.fullmatch(r"\s*(?:" + _OPTION_WORD + r")?\(?\s*([A-Za-z])\s*(?:[.):–—-]\s*(.*?))?\s*[.!]?\s*", line, re.I)
     key = {k.upper(): k for k in options}.get(match.group(1).upper()) if match else None
     if key is None or (match.group(1).islower() and not re.search(r"[().:]", line)):  # type: ignore[union-attr]
         return None

@@ -98,7 +98,8 @@ def clean(text: str) -> str:
                   flags=re.MULTILINE)  # "A ✗  B ✗  C ✔": one rating a line
     text = re.sub(r"(?<![\u0600-\u06FF])([أاإبجده])\s*\)", lambda m: _ARABIC_LETTERS[m.group(1)] + ")", text)
     text = _rated_lines(text)
-    text = re.sub(r"[✔✓✅☑]\uFE0F?[ \t]*(?:\*\*)?\(?([A-E])\b\)?", r"\nAnswer: \1\n", text)
+    text = re.sub(r"[✔✓✅☑]\uFE0F?[ \t]*(?:\*\*)?\(?([A-E])\b\)?(?![ \t]*\?)", r"\nAnswer: \1\n", text)  # not "✔ E? No"
+    text = re.sub(r"\[\s*([A-E])\s*\](?!\()", r"(\1)", text)  # "[C]" as "(C)" (not a markdown link)
     text = re.sub(r"[✗✘❌]\uFE0F?[ \t]*(?:\*\*)?\(?([A-E])\b\)?", r" \1 is wrong; ", text)
     text = yes_no_in_english(text)
     text = re.sub(r"\\[()\[\]]", " ", text)
@@ -115,7 +116,8 @@ def normalise(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
-FOREIGN_ANSWER = (r"(?:respuesta|r[ée]ponse|antwort|resposta|risposta|alternativa|正确答案|答案|回答|故选|所以选|应选|"
+FOREIGN_ANSWER = (r"(?:respuesta|r[ée]ponse|antwort|resposta|risposta|alternativa|seleccionad[ao]|selecionad[ao]|"
+                   r"s[ée]lectionn[ée]e?|escolhid[ao]|elegid[ao]|cevap|正确答案|答案|回答|故选|所以选|应选|答(?=\s*[:：])|"
                    r"الخيار الصحيح|الإجابة الصحيحة|الجواب الصحيح|الإجابة|الجواب|सही उत्तर|उत्तर)"
                    r"(?:\s+(?:correcta|correcte|correta|corretta|richtig|final|finale|définitive))?")
 _FOREIGN_YES_NO = re.compile(rf"((?:{FOREIGN_ANSWER})(?:\s*[:：]|\s+(?:es|est|é|ist)\s*[:：]?)\s*)("

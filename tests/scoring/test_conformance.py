@@ -69,6 +69,9 @@ FINAL_FORMS: list[tuple[str, Form, bool]] = [
     ("final-answer", lambda L, T: f"Final answer: {L}", True),
     ("final-answer-full", lambda L, T: f"Final answer: ({L}) {T}", True),
     ("text-then-letter", lambda L, T: f"Final answer: {T} ({L})", True),
+    ("bracket-letter", lambda L, T: f"[{L}]", True),
+    ("spanish-label", lambda L, T: f"Seleccionada: {L} – {T}", True),
+    ("chinese-short-label", lambda L, T: f"答：{L}", True),
     ("correct-answer-is", lambda L, T: f"The correct answer is ({L}) {T}.", True),
     ("markdown-header", lambda L, T: f"## Answer: {L}", True),
     ("boxed", lambda L, T: f"\\boxed{{{L}}}", True),
@@ -197,6 +200,8 @@ NO_ANSWER_FORMS: list[tuple[str, PairForm, str]] = [
     ("letter-text-conflict", lambda L1, T1, L2, T2: f"Answer: ({L1}) {T2}", "conflict"),
     ("text-letter-conflict", lambda L1, T1, L2, T2: f"Answer: {T2} ({L1})", "conflict"),
     ("text-letter-or", lambda L1, T1, L2, T2: f"Answer: {T1} ({L1}) or {T2} ({L2})", "ambiguous"),
+    ("letter-unless-letter", lambda L1, T1, L2, T2: f"So {L1}, unless the patient is pregnant, in which case {L2}.", "ambiguous"),
+    ("conflicting-line-then-line", lambda L1, T1, L2, T2: f"Answer: ({L2}) {T1}\nAnswer: ({L1}) {T1}", "conflict"),
     ("json-letter-text-conflict", lambda L1, T1, L2, T2: json.dumps({"answer": L1, "answer_text": T2}), "conflict"),
     ("so-text-then-other-line", lambda L1, T1, L2, T2: f"So {T1.lower()}.\n\nAnswer: ({L2}) {T2}", "conflict"),
     (

@@ -75,6 +75,12 @@ CORPORA = [HERE / "replies.jsonl", HERE / "replies_second.jsonl", HERE / "replie
 # recommended" (the apostrophe dropped by normalisation hid the negation). Its misses were an abbreviation spelled out
 # ("Maturity-onset diabetes of the young" for "MODY", "increased ICP"), "I'd say maybe" after "did not reach
 # significance" (read as a panel that did not reach a decision), and a bare closing phrase ("Cold agglutinins.").
+# `replies_fifteenth` (300, a fifteenth author, hand-written, on purpose the long tail of how replies end: labels in
+# other languages, "[C]", "My pick", arrows, checkmarks, ordinals) was first measured after that: 91.0% exact, 7 silent
+# mis-grades: "it might be maybe. Hard to say which one.", two letters under "if"/"unless ... in which case", "Option B is
+# my answer" read from an option named elsewhere, "I'll leave both considerations to the reader", a first answer line
+# whose letter and text disagreed before a second one, and a bare closing alias ("Devic disease.") with an option's text
+# named among the findings. All are now no answer or the right letter; its misses are aliases and answers in Turkish.
 KNOWLEDGE_ONLY = {("replies_twelfth.jsonl", "m0291")}  # a conflict that takes medical knowledge to see
 FLOORS = {"replies.jsonl": 0.99, "replies_second.jsonl": 0.99, "replies_third.jsonl": 0.98,
           "replies_blind.jsonl": 0.90, "replies_heldout.jsonl": 0.97, "replies_final.jsonl": 0.98,
@@ -82,7 +88,7 @@ FLOORS = {"replies.jsonl": 0.99, "replies_second.jsonl": 0.99, "replies_third.js
           "replies_seventh.jsonl": 0.90, "replies_eighth.jsonl": 0.90,
           "replies_ninth.jsonl": 0.94, "replies_tenth.jsonl": 0.96,
           "replies_eleventh.jsonl": 0.93, "replies_twelfth.jsonl": 0.78, "replies_thirteenth.jsonl": 0.99,
-          "replies_fourteenth.jsonl": 0.99}
+          "replies_fourteenth.jsonl": 0.99, "replies_fifteenth.jsonl": 0.96}
 REASON_FLOOR = 0.88  # share of labelled no-answers given the labelled reason (authors differ at the edges)
 
 
