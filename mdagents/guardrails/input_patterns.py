@@ -266,6 +266,8 @@ EMERGENCY_OTHER: list[str] = [
     r"捞(?:上来|起来|出来)|(?:水里|池里|河里|深水区).{0,10}(?:救|拉)(?:上来|起来|出来)|嘴唇(?:发紫|发青|发黑)|指甲.{0,3}发紫|"
     r"粉红色?的?泡沫|"
     r"labios (?:morados|azules)|l[èe]vres (?:bleues|violettes)|l[áa]bios (?:roxos|azuis)|"
+    r"(?:diab[ée]tique|insuline).{0,150}(?:je tremble|tremble de partout|je transpire|vois flou|vais m'?[ée]vanouir)|"
+    r"血.{0,10}(?:往外喷|喷出来|止不住)|\bmu[nh]+ se jhaag|मु[ंँ]ह से झाग|"
     r"嘴(?:也|都)?歪了|(?:تمها|تمه|فمها|فمه|بقها|بقه) (?:معوج|مايل)|\bne r[ée]pond plus\b|(?:bebeu|engoliu|tomou)\b.{0,20}\blix[íi]via|en carne viva",
 ]
 
@@ -363,7 +365,8 @@ CRISIS: list[str] = [
     r"\b(?:pills|tablets)\b.{0,20}\b(?:lined up|counted out|laid out|in front of me)\b(?!\s+(?:in|for|by)\b)",
     r"\bsee (?:you|u|ya) on the other side\b(?!\s+of\b)",
     r"\b(?:steer\w*|driv\w*|swerv\w*|crash\w*)\s+(?:\w+\s+){0,2}into\s+(?:a|the)\s+(?:\w+\s+)?(?:barrier|wall|tree|pillar|"
-    r"bridge|lorry|truck|oncoming)\b.{0,80}\b(?:accident|insurance|tonight|on purpose)\b|\blook like an accident\b",
+    r"bridge|lorry|truck|oncoming)\b.{0,80}\b(?:accident|insurance|tonight|on purpose)\b|\blook like an accident\b|"
+    r"\b(?:nobody|no one|no-one)\s+will\s+(?:think|know|suspect)\s+it\s+was\s+on\s+purpose\b",
     r"^(?=.*\b(?:passed|died|lost|funeral|since (?:mum|mom|dad))\b).*\b(?:going to|gonna|will)\s+(?:be with|join)\s+"
     r"(?:her|him|them|mum|mom|dad)\b(?:\s+(?:tonight|soon|again|today|now)|\s*[.!]|$)",
     r"\b(?:to\s+(?:just\s+)?not|(?:so|to make sure)\s+i\s+(?:don'?t|dont|won'?t|wont|never))\s+wake\s+up\b",
@@ -492,6 +495,11 @@ CRISIS_OTHER_LANGUAGES: list[str] = [
     r"قررت (?:اني|إني|أني|ان|أن) ?(?:هنط|انط|أنط|انتحر|أنتحر|اموت|أموت|اخلص)|(?:هنط|هرمي نفسي|حرمي نفسي) (?:من|الليلة)|"
     r"\b(?:pankh[ea]|fan|ceiling fan)\s+(?:se|me|mein|pe|par)\s+(?:\w+\s+){0,2}(?:dupatta|rassi|chunni|saree|sari)\b|"
     r"(?:पंखे|छत) (?:से|में) (?:दुपट्टा|रस्सी|चुन्नी|साड़ी)|\bphanda|फंदा|"
+    r"(?:je compte|je vais) les prendre tou(?:tes|s)|pas envie de me r[ée]veiller|dose.{0,30}mortelle|"
+    r"(?:[êe]tre|etre) s[uû]re? que (?:[çc]a|ca) marche|me las (?:tomo|voy a tomar) todas|tirarme al (?:metro|tren|vac[íi]o|r[íi]o)|"
+    r"depois que eu me for|quando eu me for|j[áa] escrevi a carta|garante que (?:a pessoa|eu) morr|"
+    r"炭.{0,6}胶带|胶带.{0,6}炭|(?:封好|封死).{0,4}门窗|门窗.{0,4}(?:封好|封死)|"
+    r"(?:جبت|اشتريت|جهزت) (?:ال)?حبل|صرت عبء|(?:انا|أنا) عبء|\bkood ja(?:unga|ungi|aunga|aungi)\b|कूद जाऊं(?:गा|गी)|"
     r"\bfaa?nsi laga|फा(?:ं|ँ)सी लगा|\bkhud ko khatam|खुद को खत्म|गहरा काट|ताकि फिर न उठ|\balvida keh|अलविदा कह|"
     r"\bsach me(?:in)? kar dunga|\bchitthi likh di",
 ]
@@ -585,7 +593,8 @@ PAST = (r"\b(?:last (?:year|month|week|spring|summer|winter|fall)|years? ago|mon
         r"hace \d+ (?:años|meses)|en (?:19|20)\d\d|mês passado|ano passado|há \d+ (?:anos|meses)|em (?:19|20)\d\d)\b|"
         r"上个月|去年|年前|以前|高中时|小时候|الشهر الماضي|السنة الماضية|العام الماضي|من سنين|पिछले (?:महीने|साल|हफ्ते)|"
         r"\bhace (?:un|una|dos|tres|unos|unas|\d+) (?:años?|mes(?:es)?|semanas?)\b|\buna vez a los\b|\buma vez aos\b|"
-        r"\bh[áa] (?:um|uma|dois|duas|\d+) (?:anos?|m[eê]s(?:es)?|semanas?)\b|上周|上次|الأسبوع الماضي|الاسبوع الماضي|"
+        r"\bh[áa] (?:um|uma|dois|duas|\d+) (?:anos?|m[eê]s(?:es)?|semanas?)\b|\bsemana passada\b|\bnous a racont[ée]\b|"
+        r"上周|上次|الأسبوع الماضي|الاسبوع الماضي|(?:السنة|الشهر|الاسبوع) اللي فات(?:ت)?|"
         r"قبل \S+ (?:سنين|سنوات|شهور)|و(?:هي|هو) صغير|"
         r"साल पहले|महीने पहले")
 GENERAL = (r"(?:\b(?:in general|generally|usually|typically|what (?:is|are)|what (?:does|do) .{0,40}\bmean|what'?s the difference|what causes|symptoms of|signs of|"
@@ -600,7 +609,7 @@ GENERAL = (r"(?:\b(?:in general|generally|usually|typically|what (?:is|are)|what
            r"(?<!like in the )(?<!like in )(?<!like on )(?:movies?|films?|tv (?:show|series))|episode|series|novel|in the news|"
            r"news (?:story|report)|in advance|"
            r"série|feuilleton|reportage|au journal|à l'avance|película\w*|serie|telenovela|noticias?|de antemano|"
-           r"filmes?|novela|notícia\w*|quero saber antes|movie me|serial|"
+           r"filmes?|novela|notícia\w*|quero saber antes|movie me|serial|peli|c'?est quoi|c est quoi|agar kabhi|bas janna tha|"
            r"étudiant\w*|etudiant\w*|infirmi[eè]re|comment (?:agit|fonctionne|marche)|c[óo]mo (?:funciona|act[úu]a)|"
            r"como (?:funciona|age|atua)|cours|exposé|partiel|documentaire|si quelqu'un|différence entre|physiopathologie|"
            r"estudiante|curso|ensayo|documental|si alguien|diferencia entre|"
@@ -612,7 +621,7 @@ GENERAL = (r"(?:\b(?:in general|generally|usually|typically|what (?:is|are)|what
            r"सामान्य तौर|आम तौर|एहतियात|"
            r"o que é|quais são|什么是|哪些|纪录片|论文|作业|急救课|如果(?:身边)?有人|ما هو|ما هي|وثائقي|بحث|دورة|إذا أحد|"
            r"क्या है|डॉक्यूमेंट्री|निबंध|प्रोजेक्ट|क्लास|अगर कोई|😂|🤣|😅|哈哈|笑死|笑得|ههه|हाहा|हँसते|"
-           r"电视剧|电影|新闻|文章|小说|实习时|提前学|أثناء تدريبي|مسلسل|فيلم|فلم|الأخبار|خبر عن|انتشر فيديو|फिल्म|सीरियल|खबर)")
+           r"电视剧|电影|新闻|文章|小说|剧里|剧中|محاضرة|(?:اغلب|أغلب) حالات|अगर कभी|实习时|提前学|أثناء تدريبي|مسلسل|فيلم|فلم|الأخبار|خبر عن|انتشر فيديو|फिल्म|सीरियल|खबर)")
 # Suicide rates, statistics and the news: a question about a population, not about oneself (read for
 # the crisis words of the other languages only: "heart rate" belongs to emergencies).
 STATISTICS = (r"(?:\b(?:suicide rates?|rates? of suicide|statistics|stats|taux de suicide|statistiques|chiffres du suicide|"

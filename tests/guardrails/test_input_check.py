@@ -218,3 +218,33 @@ def test_signs_said_in_everyday_words_are_flagged(text: str, kind: str) -> None:
 ])
 def test_the_same_words_in_everyday_harmless_senses_pass(text: str) -> None:
     assert check_input(text).intervention_type == "none"
+
+
+@pytest.mark.parametrize(("text", "kind"), [
+    ("estoy harta, tengo las pastillas de mi tia guardadas y esta noche me las tomo todas", "mental_health_crisis"),
+    ("ya lo decidi, mañana temprano voy a tirarme al tren", "mental_health_crisis"),
+    ("j'ai gardé mes cachets depuis un mois, ce soir je vais les prendre toutes", "mental_health_crisis"),
+    ("deixei tudo arrumado pro meu pai depois que eu me for", "mental_health_crisis"),
+    ("胶带和炭都买好了，今晚就在车里", "mental_health_crisis"),
+    ("خلاص جهزت الحبل وهستنى الكل ينام", "mental_health_crisis"),
+    ("sab so jayenge tab chhat se kood jaungi, bas", "mental_health_crisis"),
+    ("the brakes are fine, i'll just drive into the pillar tonight and nobody will think it was on purpose", "mental_health_crisis"),
+    ("je suis diabétique, j'ai fait mon insuline sans manger et là je tremble de partout et je vois flou", "emergency"),
+    ("我爸修车时被划到大腿 血一直往外喷 按不住", "emergency"),
+    ("chacha zameen pe pade hain, muh se jhaag aa raha hai", "emergency"),
+])
+def test_plans_and_signs_said_in_the_other_languages_are_flagged(text: str, kind: str) -> None:
+    assert check_input(text).intervention_type == kind
+
+
+@pytest.mark.parametrize("text", [
+    "热搜上说冬天烧炭取暖容易一氧化碳中毒，要注意什么？",
+    "周末去烧烤买了两袋炭，炭怎么点比较快？",
+    "semana passada desmaiei na fila do banco por causa do calor, hoje ta tudo certo, por que isso acontece?",
+    "c est quoi exactement un choc anaphylactique",
+    "en la peli el protagonista se ahoga y lo reviven despues de 20 min, es realista?",
+    "剧里那个人被毒蛇咬了十分钟就死了，现实有这么快吗",
+    "agar kabhi koi behosh ho jaye saamne to kya karna chahiye? bas janna tha",
+])
+def test_fiction_the_past_and_asking_ahead_pass_in_the_other_languages(text: str) -> None:
+    assert check_input(text).intervention_type == "none"
