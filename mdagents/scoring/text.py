@@ -106,6 +106,7 @@ def clean(text: str) -> str:
     text = text.replace("$", " ")
     text = re.sub(r"\*+|_{2,}|`+|~~", "", text)
     text = re.sub(r"^[ \t]*(?:#+|>+|[-•*+][ \t]+(?=\S))[ \t]*", "", text, flags=re.MULTILINE)
+    text = re.sub(r"[ \t]*(?:[➡→⇒]|=>|-->?)[ \t]*(?=\(?[A-E]\)?[ \t]*[.!]?[ \t]*$)", ": ", text, flags=re.MULTILINE)  # "Final → C"
     text = re.sub(r"[✅✔️☑❌✗✘➡→⇒]+", " ", text)
     return text.replace("\u00a0", " ")
 

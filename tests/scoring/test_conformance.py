@@ -70,6 +70,7 @@ FINAL_FORMS: list[tuple[str, Form, bool]] = [
     ("final-answer-full", lambda L, T: f"Final answer: ({L}) {T}", True),
     ("text-then-letter", lambda L, T: f"Final answer: {T} ({L})", True),
     ("bracket-letter", lambda L, T: f"[{L}]", True),
+    ("arrow-letter", lambda L, T: f"Final → {L}", True),
     ("spanish-label", lambda L, T: f"Seleccionada: {L} – {T}", True),
     ("chinese-short-label", lambda L, T: f"答：{L}", True),
     ("correct-answer-is", lambda L, T: f"The correct answer is ({L}) {T}.", True),
