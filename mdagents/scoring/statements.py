@@ -28,7 +28,7 @@ _LINE = re.compile(r"^[ \t]*(?:(?:final|revised|updated|corrected|new)\s+)?(?:(?
                    + FOREIGN_ANSWER + r")[ \t]*(?:is[ \t]*)?[:：=][ \t]*(?P<value>.*)$", re.IGNORECASE | re.MULTILINE)
 _STRONG = [
     r"(?:final|correct|best|better|right|true|preferred|most\s+(?:likely|appropriate|accurate|correct))\s+"
-    r"(?:answer|option|choice|response|selection|call|pick|move)s?",
+    r"(?:answer|option|choice|response|selection|call|pick|move|diagnos[ie]s)s?",
     r"(?:final|team|panel|group|experts?|experts['’]|mdt|committee|board|moderator['’]?s?|consensus|majority)"
     r"(?:['’]s)?\s+(?:decision|verdict|conclusion|consensus|answer|choice|recommendation|vote|pick|opinion)",
     r"(?:team|panel|group|expert|mdt)\s+consensus|consensus(?:\s+(?:answer|choice|option))?|majority(?:\s+(?:vote|view))?",
@@ -53,7 +53,7 @@ _MARKER = re.compile(r"(?<![A-Za-z0-9_-])(?:(?P<strong>" + "|".join(_STRONG) + r
                      r"(?:(?<![A-Za-z])|(?![A-Za-z0-9_-]))", re.IGNORECASE)
 _FILLER = re.compile(
     r"(?:\s*(?:is|was|are|would\s+be|should\s+be|will\s+be|must\s+be|remains|stays|becomes|of|as|to|be|here|now|then|"
-    r"therefore|thus|so|probably|likely|most\s+likely|definitely|clearly|certainly|indeed|actually|still|finally|"
+    r"therefore|thus|so|either|probably|likely|most\s+likely|definitely|clearly|certainly|indeed|actually|still|finally|"
     r"ultimately|overall|unanimously|on|for|upon|with|that|the|letter|option|choice|answer|number|es(?:\s+la|\s+el)?|"
     r"est(?:\s+la|\s+le)?|ist|è|é(?:\s+(?:a|o)(?=\s+\(?[A-E]\b))?|[:=\-–—>→⇒,'\"“”‘’]|是|为|為|\(\s*\d+\s*/\s*\d+[^)]*\))\s*)*",
     re.IGNORECASE)
@@ -61,7 +61,7 @@ HYPOTHETICAL = re.compile(
     r"\b(?:if|unless|might|may|could|tempting|(?:some|many|most)\s+(?:might|would|may)|one\s+might|others?\s+(?:might|"
     r"may|would)|wrongly|incorrectly|whether|were|otherwise|else|initial(?:ly)?|draft|original|preliminary|tentative|"
     r"earlier|previous(?:ly)?|prior|"
-    r"suggest\w*|propos\w*|would\s+(?:also\s+)?be\s+a\s+poor)\b(?:[^.!?;\n]|\.\d)*$", re.IGNORECASE)
+    r"suggest\w*|propos\w*|depending\s+on|would\s+(?:also\s+)?be\s+a\s+poor)\b(?:[^.!?;\n]|\.\d)*$", re.IGNORECASE)
 _SENTENCE_BREAK = re.compile(r"(?<!\d)\.|\.(?!\d)|[!?;\n]|\s[—–]\s")
 # "C is correct", "(C) is the best answer", "This is A, not B", "not B but C": the letter comes first.
 _LETTER_FIRST = re.compile(
@@ -77,7 +77,7 @@ _LETTER = re.compile(r"\s*(?:(?i:option|choice|letter|letra|opci[oó]n|op[cç][a
 _ANOTHER = re.compile(r"\s*(?:,|/|&|\+|\(?\s*\bor\b|\band\b|\band/or\b|\bvs\.?|\bversus\b|\.\s*or\b)\s*(?:then\s+|option\s+|choice\s+|"
                       r"possibly\s+|maybe\s+|perhaps\s+)?(?:[(\[]\s*([A-Za-z])\s*[)\]]|([A-E])(?![\w'’]))")
 # An option's text, then its letter: "ectopic ACTH (B)", "Cross-linking of DNA (A), because ..."
-_TRAILING_LETTER = re.compile(r"([^(\[\n]{2,60}?)\s*[(\[]([A-Za-z])[)\]](?=\s*(?:$|[.!,;:]|\s[-–—]\s|"
+_TRAILING_LETTER = re.compile(r"([^(\[\n]{2,60}?)\s*[(\[](?:(?i:option|choice)\s+)?([A-Za-z])[)\]](?=\s*(?:$|[.!,;:]|\s[-–—]\s|"
                               r"(?i:because|since|as|given|due|which|or|and)\b))")
 _OR_LATER = re.compile(r"(?:\b(?i:or)\b|\band\b|/|&|\botherwise\b|\belse\b|\bunless\b)\s*,?\s*(?:option\s+)?(?:\(([A-Za-z])\)|([A-E])\b(?![\w'’]))")
 _TEXT_ENDS = re.compile(r"\s*(?:[,;(]|\s[-–—]\s|\.(?:\s|$)|\b(?:because|since|as|given|due\s+to|which|as\s+the)\b)",
@@ -132,7 +132,7 @@ def value(text: str, options: dict[str, str], *, whole: bool = False, loose: boo
         return None  # a count ("votes: A: 2, B: 2", "yes = 2, no = 2"), not a choice
     letter = _LETTER.match(text)
     if letter and letter.group("u") and re.match(r"[AI]\s+[a-z0-9']", text[letter.start("u"):]) and not re.match(
-            r"A\s+(?:is|was|because|as|since|yes|no|maybe)(?![\w-])", text[letter.start("u"):]):
+            r"A\s+(?:is|was|because|as|since|yes|no|maybe|or|and|vs|versus|over|rather|not|nor)(?![\w-])", text[letter.start("u"):]):
         letter = None  # "A 45-year-old ...", "I think ..."
     first = text.split("\n", 1)[0]
     trailing = None if letter or not whole else _TRAILING_LETTER.match(first)  # an answer line's value only
@@ -175,7 +175,11 @@ def value(text: str, options: dict[str, str], *, whole: bool = False, loose: boo
         found = [(0, inside[0])]  # "the thyroglossal cyst" of "Thyroglossal duct cyst"
     if not found:
         return None
-    return AMBIGUOUS if re.search(r"\b(?:or|and/or)\b", clause) and len(options_meant(clause, options)) > 1 else max(found)[1]
+    if re.search(r"\b(?:or|and/or)\b", clause) and len(options_meant(clause, options)) > 1:
+        return AMBIGUOUS
+    key = max(found)[1]
+    named = re.search(r"\b(?:which|that)\s+(?:is|would\s+be)\s+(?:choice|option|answer|letter)\s+\(?([A-Ea-e])\b", sentence)
+    return CONFLICT if named and keys.get(named.group(1).upper()) not in (None, key) else key  # "X, which is choice D"
 
 
 def statements(body: str, options: dict[str, str]) -> list[Statement]:

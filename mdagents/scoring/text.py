@@ -177,7 +177,7 @@ def tokens(text: str) -> tuple[str, ...]:
     option texts are compared with every reply of a run."""
     text = _ROMAN_AFTER.sub(lambda m: m.group(1) + " " + re.sub(r"[ivx]+", lambda r: _ROMAN.get(r.group(0), r.group(0)),
                                                                   m.group(2)), normalise(text))
-    return tuple(_canonical(w) for w in re.split(r"[\s/–—-]+", text.replace(".", " ")) if w)
+    return tuple(_canonical(w) for w in re.split(r"[\s/+–—-]+", text.replace(".", " ")) if w)
 
 
 # A numeral after a word that counts ("class III" = "class 3", "factor VIII" = "factor 8"); never "IV" alone.

@@ -203,6 +203,9 @@ NO_ANSWER_FORMS: list[tuple[str, PairForm, str]] = [
     ("text-letter-or", lambda L1, T1, L2, T2: f"Answer: {T1} ({L1}) or {T2} ({L2})", "ambiguous"),
     ("letter-unless-letter", lambda L1, T1, L2, T2: f"So {L1}, unless the patient is pregnant, in which case {L2}.", "ambiguous"),
     ("conflicting-line-then-line", lambda L1, T1, L2, T2: f"Answer: ({L2}) {T1}\nAnswer: ({L1}) {T1}", "conflict"),
+    ("text-which-is-choice-conflict", lambda L1, T1, L2, T2: f"The answer is {T2.lower()}, which is choice {L1}.", "conflict"),
+    ("text-option-paren-conflict", lambda L1, T1, L2, T2: f"Answer: {T2} (option {L1})", "conflict"),
+    ("going-with-either", lambda L1, T1, L2, T2: f"I'm going with either {L1} or {L2}.", "ambiguous"),
     ("json-letter-text-conflict", lambda L1, T1, L2, T2: json.dumps({"answer": L1, "answer_text": T2}), "conflict"),
     ("so-text-then-other-line", lambda L1, T1, L2, T2: f"So {T1.lower()}.\n\nAnswer: ({L2}) {T2}", "conflict"),
     (

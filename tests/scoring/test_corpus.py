@@ -81,6 +81,10 @@ CORPORA = [HERE / "replies.jsonl", HERE / "replies_second.jsonl", HERE / "replie
 # my answer" read from an option named elsewhere, "I'll leave both considerations to the reader", a first answer line
 # whose letter and text disagreed before a second one, and a bare closing alias ("Devic disease.") with an option's text
 # named among the findings. All are now no answer or the right letter; its misses are aliases and answers in Turkish.
+# `replies_sixteenth` (250, a sixteenth author, hand-written, a typical log) was first measured after that: 96.4% exact,
+# 5 silent mis-grades: "The most likely diagnosis: <B>." before "Answer: (A)", "<B's text>, which is choice D", "Answer:
+# the peroneal nerve (option D)" where D is another nerve, "I'm going with either A or B" ("A or" read as an article),
+# and "Depending on the time point, the answer is yes at 12 weeks and no at 6 months".
 KNOWLEDGE_ONLY = {("replies_twelfth.jsonl", "m0291")}  # a conflict that takes medical knowledge to see
 FLOORS = {"replies.jsonl": 0.99, "replies_second.jsonl": 0.99, "replies_third.jsonl": 0.98,
           "replies_blind.jsonl": 0.90, "replies_heldout.jsonl": 0.97, "replies_final.jsonl": 0.98,
@@ -88,7 +92,8 @@ FLOORS = {"replies.jsonl": 0.99, "replies_second.jsonl": 0.99, "replies_third.js
           "replies_seventh.jsonl": 0.90, "replies_eighth.jsonl": 0.90,
           "replies_ninth.jsonl": 0.94, "replies_tenth.jsonl": 0.96,
           "replies_eleventh.jsonl": 0.93, "replies_twelfth.jsonl": 0.78, "replies_thirteenth.jsonl": 0.99,
-          "replies_fourteenth.jsonl": 0.99, "replies_fifteenth.jsonl": 0.96}
+          "replies_fourteenth.jsonl": 0.99, "replies_fifteenth.jsonl": 0.96,
+          "replies_sixteenth.jsonl": 0.98}
 REASON_FLOOR = 0.88  # share of labelled no-answers given the labelled reason (authors differ at the edges)
 
 
