@@ -91,8 +91,8 @@ def _read(text: str, option_items: tuple[tuple[str, str], ...], truncated: bool)
     if any(s.kind == CONTRACT for s in found):
         return _cut(_reading(_decide(found, body, options, truncated=truncated), CONTRACT), truncated)
     last = body.strip().splitlines()[-1]
-    if _REFUSAL.search(last) and not _SPLIT.search(last):
-        return Reading(None, NONE, TRUNCATED if truncated else REFUSED)
+    if _refuses(last):
+        return _cut(Reading(None, NONE, REFUSED), truncated)
     votes = sorted(_tally(body, options).values(), reverse=True)
     if len(votes) >= 2 and votes[0] == votes[1]:
         return Reading(None, NONE, AMBIGUOUS)  # a tied tally ("B = 2, C = 2") and no decision after it
@@ -116,9 +116,14 @@ def _read(text: str, option_items: tuple[tuple[str, str], ...], truncated: bool)
 
 def _why_none(body: str) -> str:
     """A reply that states nothing: it declined, it reported a split, or it said nothing readable."""
-    if _DECLINE.search(body) or (_REFUSAL.search(body) and not _SPLIT.search(body)):
+    if _DECLINE.search(body) or _refuses(body):
         return REFUSED
     return AMBIGUOUS if _SPLIT.search(body) or UNDECIDED.search(body) else NONE
+
+
+def _refuses(text: str) -> bool:
+    """Says it cannot answer, and not because a panel split ("no consensus was reached" is a split)."""
+    return bool(_REFUSAL.search(text)) and not _SPLIT.search(text)
 
 
 def _cut(reading: Reading, truncated: bool) -> Reading:

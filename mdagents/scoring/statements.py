@@ -90,6 +90,8 @@ _EDGE = re.compile(r"^\s*(?:=+>|-+>|»)?\s*(?:(?:so|thus|hence|therefore|overall
                    r"leaving|which\s+leaves|answer)\b[\s,:]*)?(?=(?:" + _OPTION_WORD + r")?\(?\s*[A-Za-z]\s*(?:\)|\.|:|,|\s+[-–—]|"
                    r"\s*$|\s*(?:,|&|/|\band\b|\bor\b)|(?=\s+(?:rather\s+than|over|not|instead\s+of|is\s+(?:the\s+)?(?:answer|"
                    r"correct|right|best))\b)))", re.IGNORECASE)
+_ORDINAL = re.compile(r"\s*(?:the\s+)?(first|second|third|fourth|fifth|last)\s+(?:option|choice|one|answer)\b", re.IGNORECASE)
+_WHICH_IS_LETTER = re.compile(r"\b(?:which|that)\s+(?:is|would\s+be)\s+(?:choice|option|answer|letter)\s+\(?([A-Ea-e])\b")
 _SO_OPTION = re.compile(r"(?:^|(?<=[.!?]\s))[ \t]*(?:so|thus|hence|therefore)[ \t]*,?[ \t]+(?:it['’]?s[ \t]+|it[ \t]+is[ \t]+)?"
                         r"([^.!?\n]{2,80}?)[ \t]*[.!](?=\s|$)", re.IGNORECASE | re.MULTILINE)
 OPTION_LIST = re.compile(r"(?:^|(?<=[.!?]\s))\s*(?:option\s+|choice\s+)?\(?([A-E])\s*[.:)]\s", re.MULTILINE | re.IGNORECASE)
@@ -122,7 +124,7 @@ def value(text: str, options: dict[str, str], *, whole: bool = False, loose: boo
     `whole`: the text is an answer line's value, so any option text in it counts; otherwise an option's
     text must open it (a marker inside a running sentence); `loose` also takes words found only in one option's text."""
     keys = {key.upper(): key for key in options}
-    ordinal = re.match(r"\s*(?:the\s+)?(first|second|third|fourth|fifth|last)\s+(?:option|choice|one|answer)\b", text, re.I)
+    ordinal = _ORDINAL.match(text)
     if ordinal:  # "I'd pick the first option."
         order = list(options)
         at = {"first": 0, "second": 1, "third": 2, "fourth": 3, "fifth": 4, "last": len(order) - 1}[ordinal.group(1).lower()]
@@ -178,7 +180,7 @@ def value(text: str, options: dict[str, str], *, whole: bool = False, loose: boo
     if re.search(r"\b(?:or|and/or)\b", clause) and len(options_meant(clause, options)) > 1:
         return AMBIGUOUS
     key = max(found)[1]
-    named = re.search(r"\b(?:which|that)\s+(?:is|would\s+be)\s+(?:choice|option|answer|letter)\s+\(?([A-Ea-e])\b", sentence)
+    named = _WHICH_IS_LETTER.search(sentence)
     return CONFLICT if named and keys.get(named.group(1).upper()) not in (None, key) else key  # "X, which is choice D"
 
 
@@ -256,8 +258,8 @@ def _edges(body: str, options: dict[str, str]) -> list[Statement]:
 
 def _closing_phrase(line: str, options: dict[str, str]) -> str | None:
     """A reply that ends on a bare phrase of two or more words found in one option's text and no other:
-    "... IgM antibody. Cold agglutinins.", "smoking/alcohol → squamous cell."."""
-    phrase = re.split(r"→|⇒|=>|->", re.split(r"(?<=[.!?])\s+", line.strip())[-1])[-1].strip()
+    "... IgM antibody. Cold agglutinins.", "smoking/alcohol -> squamous cell." (cleaning drops "→" and "⇒")."""
+    phrase = re.split(r"=>|->", re.split(r"(?<=[.!?])\s+", line.strip())[-1])[-1].strip()
     if not phrase.endswith((".", "!")):
         return None  # a finished sentence, not a reply cut mid-list
     phrase = phrase.strip(" .!")

@@ -171,20 +171,24 @@ def _canonical(word: str) -> str:
     return word
 
 
-@lru_cache(maxsize=1 << 16)
-def tokens(text: str) -> tuple[str, ...]:
-    """Every word of a text, in canonical spelling (hyphens and slashes split words). Cached: the same
-    option texts are compared with every reply of a run."""
-    text = _ROMAN_AFTER.sub(lambda m: m.group(1) + " " + re.sub(r"[ivx]+", lambda r: _ROMAN.get(r.group(0), r.group(0)),
-                                                                  m.group(2)), normalise(text))
-    return tuple(_canonical(w) for w in re.split(r"[\s/+–—-]+", text.replace(".", " ")) if w)
-
-
 # A numeral after a word that counts ("class III" = "class 3", "factor VIII" = "factor 8"); never "IV" alone.
 _ROMAN = {r: str(n) for n, r in enumerate("i ii iii iv v vi vii viii ix x xi xii".split(), 1)}
 _NUMERAL = "(?:" + "|".join(sorted(_ROMAN, key=len, reverse=True)) + r")\b"
 _ROMAN_AFTER = re.compile(r"\b(type|class|stage|grade|factor|phase|level|degree|nyha|cranial nerve|cn)\s+(" + _NUMERAL +
                           r"(?:(?:\s*(?:/|–|-|,|or|and|to)\s*|\s+)" + _NUMERAL + ")*)")  # "class II–III": each numeral
+
+
+def _arabic_numerals(match: re.Match[str]) -> str:
+    numerals = re.sub(r"[ivx]+", lambda roman: _ROMAN.get(roman.group(0), roman.group(0)), match.group(2))
+    return f"{match.group(1)} {numerals}"
+
+
+@lru_cache(maxsize=1 << 16)
+def tokens(text: str) -> tuple[str, ...]:
+    """Every word of a text, in canonical spelling (hyphens, slashes and "+" split words). Cached: the same
+    option texts are compared with every reply of a run."""
+    text = _ROMAN_AFTER.sub(_arabic_numerals, normalise(text))
+    return tuple(_canonical(w) for w in re.split(r"[\s/+–—-]+", text.replace(".", " ")) if w)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -211,8 +215,9 @@ def _spells_out(fragment: str, option: str) -> bool:
     if len(option) <= 12 and " " not in option and _abbreviates(option, fragment):
         return True
     own, said = words(option), fragment.split()
+    said_words = {_canonical(normalise(w)) for w in said}
     rest = [w for w in said if _canonical(normalise(w)) not in own and normalise(w) not in _STOPWORDS]
-    kept = [w for w in own if w not in {_canonical(normalise(s)) for s in said}]
+    kept = [w for w in own if w not in said_words]
     return (len(rest) == 1 and 0 < len(kept) < len(own) and len(said) > 1
             and _abbreviates(rest[0].strip(".,;"), " ".join(kept)))
 
