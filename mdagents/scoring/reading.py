@@ -30,7 +30,7 @@ from mdagents.scoring.statements import (
 )
 from mdagents.scoring.text import after_reasoning, plain, plain_options, tally, words
 
-GRADER_VERSION = "contract-5"
+GRADER_VERSION = "contract-6"
 TRUNCATED, NONE, LLM, DECLARATION = "truncated", "none", "llm", "declaration"
 REASONS = (CONFLICT, AMBIGUOUS, TRUNCATED, REFUSED, NONE)
 MODEL_READABLE = (NONE, CONFLICT, AMBIGUOUS)  # no answer the rules could read; a model might (an alias)
@@ -42,7 +42,7 @@ _REFUSAL = re.compile(
 # Why a reply with no answer has none, beyond its statements: it declines ("I'm sorry, I can't help with that",
 # "no puedo ofrecer un diagnóstico"), or it reports a split ("the panel is evenly split", "the vote is tied").
 _DECLINE = re.compile(
-    r"\b(?:sorry|as\s+an\s+ai|i['’]?m\s+not\s+a\s+doctor|(?:can['’]?t|cannot|unable\s+to|not\s+able\s+to|won['’]t|will\s+not)"
+    r"\b(?:sorry|as\s+an\s+ai|i['’]?m\s+not\s+a\s+doctor|(?:can['’]?t|cannot|unable\s+to|not\s+able\s+to|won['’]t(?:\s+be\s+able\s+to)?|will\s+not)"
     r"\s+(?:help|assist|prescribe|diagnose|interpret|evaluate|make\s+(?:treatment|clinical|medical)|provide\s+(?:medical|a\s+diagnosis))"
     r"|rather\s+not\s+(?:pick|choose|answer|select|say)|refrain\s+from|abstain|not\s+comfortable|not\s+(?:be\s+)?appropriate\s+for\s+me"
     r"|(?:please|should)\s+(?:consult|seek|contact)|decline\s+to|no\s+puedo|je\s+ne\s+(?:peux|saurais)|não\s+posso"
@@ -142,6 +142,13 @@ def _reading(said: str | None, step: str) -> Reading:
     return Reading(None, step, said) if said in REASONS else Reading(said, step)
 
 
+def _complete(line: str, option: str) -> bool:
+    """An answer line cut by the token limit still gave its answer if the option's text was written out
+    whole, alone or ended by a sentence break before the cut: "(A) Cardiac tamponade. This needs ..."."""
+    said = re.split(r"[.;!?](?:\s|$)|\s[—–-]\s", line, maxsplit=1)
+    return set(words(line)) == set(words(option)) or (len(said) == 2 and set(words(said[0])) == set(words(option)))
+
+
 def _decide(found: list[Statement], body: str, options: dict[str, str], *, truncated: bool = False) -> str | None:
     """The last statement of the most binding kind, unless an earlier one named another option and the
     reply never revised it (a conflict between answer lines, ambiguous between declarations), or what
@@ -152,7 +159,7 @@ def _decide(found: list[Statement], body: str, options: dict[str, str], *, trunc
         return None
     final = pool[-1]
     if contract and truncated and (REVISION.search(body, final.at) or ("\n" not in body[final.at:].rstrip() and final.value in options
-                                   and set(words(body[final.at:].split(")", 1)[-1])) != set(words(options[final.value])))):
+                                   and not _complete(body[final.at:].split(")", 1)[-1], options[final.value]))):
         return TRUNCATED  # the answer line was still being written, or being revised, when the reply was cut
     if contract and final.value not in options:
         return final.value

@@ -212,6 +212,8 @@ def _declarations(body: str, options: dict[str, str]) -> list[Statement]:
             continue
         start = _FILLER.match(body, match.end()).end()  # type: ignore[union-attr]
         said = value(body[start:start + 400], options, loose=match.group("identity") is None)  # "This is sprue."
+        if said in options and _named_before(before, options) - {said}:
+            said = CONFLICT  # "It's Gilbert's — answer D" where Gilbert syndrome is C
         strong = match.group("strong") is not None or REVISION.search(before[-120:]) is not None
         if said is not None or (":" in body[match.end():start] and "\n" not in body[match.end():start + 1]):
             found.append(Statement(match.start(), STRONG if strong else WEAK, said or UNREAD, match.end()))
@@ -229,6 +231,19 @@ def _declarations(body: str, options: dict[str, str]) -> list[Statement]:
     if labelled and (key := restates(labelled.group(1), options)):  # "Best next step: A", "Conclusion: D. Teriparatide"
         found.append(Statement(len(body) - len(lines[-1]), STRONG, key))
     return found
+
+
+_LEAD = re.compile(r"(?:^|\n)[ \t]*(?:(?:it['’]?s|it\s+is|this\s+is|that['’]?s|so|probably|likely|most\s+likely)\s+)*"
+                   r"([^\n.!?:,;—–]{2,60}?)[ \t]*(?:[—–,:]|\s-)[ \t]*$", re.IGNORECASE)
+
+
+def _named_before(before: str, options: dict[str, str]) -> set[str]:
+    """The options a line's opening names right before its answer marker: "It's Gilbert's — answer D"."""
+    lead = _LEAD.search(before)
+    if not lead or len(lead.group(1).split()) > 6:
+        return set()
+    fragment = lead.group(1)
+    return options_meant(fragment, options) or (options_touched(fragment, options) if len(fragment.split()) <= 3 else set())
 
 
 def _edges(body: str, options: dict[str, str]) -> list[Statement]:

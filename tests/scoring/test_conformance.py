@@ -206,6 +206,7 @@ NO_ANSWER_FORMS: list[tuple[str, PairForm, str]] = [
     ("text-which-is-choice-conflict", lambda L1, T1, L2, T2: f"The answer is {T2.lower()}, which is choice {L1}.", "conflict"),
     ("text-option-paren-conflict", lambda L1, T1, L2, T2: f"Answer: {T2} (option {L1})", "conflict"),
     ("going-with-either", lambda L1, T1, L2, T2: f"I'm going with either {L1} or {L2}.", "ambiguous"),
+    ("text-dash-answer-letter-conflict", lambda L1, T1, L2, T2: f"It's {T2} — answer {L1}.", "conflict"),
     ("json-letter-text-conflict", lambda L1, T1, L2, T2: json.dumps({"answer": L1, "answer_text": T2}), "conflict"),
     ("so-text-then-other-line", lambda L1, T1, L2, T2: f"So {T1.lower()}.\n\nAnswer: ({L2}) {T2}", "conflict"),
     (
@@ -352,3 +353,8 @@ def test_answer_line_completed_before_the_cut_still_counts() -> None:
             )
             reading = read_answer(reply, options, finish_reason="length")
             assert reading.letter == letter, f"{question} {letter}: {reading.reason}"
+            same_line = f"Answer: ({letter}) {text}. This needs to be done first; do not confuse it with the"
+            assert read_answer(same_line, options, finish_reason="length").letter == letter, question
+            mid_text = f"Answer: ({letter}) {text.split()[0]}" + (" " if len(text.split()) > 1 else "")
+            if len(text.split()) > 1:  # cut inside the option's text: the answer was still being written
+                assert read_answer(mid_text, options, finish_reason="length").reason == "truncated", question

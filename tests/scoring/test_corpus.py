@@ -85,6 +85,10 @@ CORPORA = [HERE / "replies.jsonl", HERE / "replies_second.jsonl", HERE / "replie
 # 5 silent mis-grades: "The most likely diagnosis: <B>." before "Answer: (A)", "<B's text>, which is choice D", "Answer:
 # the peroneal nerve (option D)" where D is another nerve, "I'm going with either A or B" ("A or" read as an article),
 # and "Depending on the time point, the answer is yes at 12 weeks and no at 6 months".
+# `replies_seventeenth` (270, a seventeenth author, hand-written, a typical log of several providers) was first measured
+# after that: 99.3% exact, 1 silent mis-grade: "It's Gilbert's — answer D." where Gilbert syndrome is C (the option named
+# just before the answer marker now conflicts with its letter). Its miss was an answer line cut by the token limit after
+# the option's whole text and a full stop ("Answer: (A) Cardiac tamponade. This needs ..."): the answer was given.
 KNOWLEDGE_ONLY = {("replies_twelfth.jsonl", "m0291")}  # a conflict that takes medical knowledge to see
 FLOORS = {"replies.jsonl": 0.99, "replies_second.jsonl": 0.99, "replies_third.jsonl": 0.98,
           "replies_blind.jsonl": 0.90, "replies_heldout.jsonl": 0.97, "replies_final.jsonl": 0.98,
@@ -93,7 +97,7 @@ FLOORS = {"replies.jsonl": 0.99, "replies_second.jsonl": 0.99, "replies_third.js
           "replies_ninth.jsonl": 0.94, "replies_tenth.jsonl": 0.96,
           "replies_eleventh.jsonl": 0.93, "replies_twelfth.jsonl": 0.78, "replies_thirteenth.jsonl": 0.99,
           "replies_fourteenth.jsonl": 0.99, "replies_fifteenth.jsonl": 0.96,
-          "replies_sixteenth.jsonl": 0.98}
+          "replies_sixteenth.jsonl": 0.98, "replies_seventeenth.jsonl": 0.99}
 REASON_FLOOR = 0.88  # share of labelled no-answers given the labelled reason (authors differ at the edges)
 
 
