@@ -91,7 +91,8 @@ _EDGE = re.compile(r"^\s*(?:=+>|-+>|»)?\s*(?:(?:so|thus|hence|therefore|overall
                    r"\s*$|\s*(?:,|&|/|\band\b|\bor\b)|(?=\s+(?:rather\s+than|over|not|instead\s+of|is\s+(?:the\s+)?(?:answer|"
                    r"correct|right|best))\b)))", re.IGNORECASE)
 _ORDINAL = re.compile(r"\s*(?:the\s+)?(first|second|third|fourth|fifth|last)\s+(?:option|choice|one|answer)\b", re.IGNORECASE)
-_WHICH_IS_LETTER = re.compile(r"\b(?:which|that)\s+(?:is|would\s+be)\s+(?:choice|option|answer|letter)\s+\(?([A-Ea-e])\b")
+_WHICH_IS_LETTER = re.compile(r"\b(?:which|that)\s+(?:is|would\s+be)\s+(?:(?:choice|option|answer|letter)\s+\(?([A-Ea-e])\b"
+                               r"|\(?([A-E])\)?(?=\s*(?:[.!,;]|$)))")
 _SO_OPTION = re.compile(r"(?:^|(?<=[.!?]\s))[ \t]*(?:so|thus|hence|therefore)[ \t]*,?[ \t]+(?:it['’]?s[ \t]+|it[ \t]+is[ \t]+)?"
                         r"([^.!?\n]{2,80}?)[ \t]*[.!](?=\s|$)", re.IGNORECASE | re.MULTILINE)
 OPTION_LIST = re.compile(r"(?:^|(?<=[.!?]\s))\s*(?:option\s+|choice\s+)?\(?([A-E])\s*[.:)]\s", re.MULTILINE | re.IGNORECASE)
@@ -119,10 +120,11 @@ class Statement:
     end: int = 0
 
 
-def value(text: str, options: dict[str, str], *, whole: bool = False, loose: bool = True) -> str | None:
+def value(text: str, options: dict[str, str], *, whole: bool = False, loose: bool = True, label: bool = False) -> str | None:
     """What a statement's text says: an option key, AMBIGUOUS, CONFLICT, REFUSED, or None for nothing.
     `whole`: the text is an answer line's value, so any option text in it counts; otherwise an option's
-    text must open it (a marker inside a running sentence); `loose` also takes words found only in one option's text."""
+    text must open it (a marker inside a running sentence); `loose` also takes words found only in one option's text;
+    `label`: the text follows a label and a colon ("Diagnosis: frozen shoulder (B)"), so a letter may close it."""
     keys = {key.upper(): key for key in options}
     ordinal = _ORDINAL.match(text)
     if ordinal:  # "I'd pick the first option."
@@ -137,14 +139,14 @@ def value(text: str, options: dict[str, str], *, whole: bool = False, loose: boo
             r"A\s+(?:is|was|because|as|since|yes|no|maybe|or|and|vs|versus|over|rather|not|nor)(?![\w-])", text[letter.start("u"):]):
         letter = None  # "A 45-year-old ...", "I think ..."
     first = text.split("\n", 1)[0]
-    trailing = None if letter or not whole else _TRAILING_LETTER.match(first)  # an answer line's value only
+    trailing = None if letter or not (whole or label) else _TRAILING_LETTER.match(first)  # an answer line's value
     if letter or trailing:  # "(B) Insulin", "B", or "ectopic ACTH (B)"
         key = keys.get((trailing.group(2) if trailing else next(g for g in letter.group("b", "u", "l") if g)).upper())
         if key is None:
             return None  # "Answer: (X) option text" echoed from the prompt, or a letter this question lacks
         rest = first[trailing.end():] if trailing else text[letter.end():]
         clause = trailing.group(1) if trailing else _TEXT_ENDS.split(rest.lstrip(" )].:–—-").split("\n", 1)[0], maxsplit=1)[0]
-        others = [m.group(1) or m.group(2) for m in (_ANOTHER.match(rest), *_OR_LATER.finditer(rest.split("\n\n", 1)[0][:80])) if m]
+        others = [m.group(1) or m.group(2) for m in (*_listed(rest), *_OR_LATER.finditer(rest.split("\n\n", 1)[0][:80])) if m]
         others += re.findall(r"[(\[]([A-Za-z])[)\]]", re.split(r"\n|\.\s", rest)[0][:60]) if whole else []  # "(B) if stable, (C) if not"
         if any(keys.get(o.upper(), key) != key for o in others) or (
                 re.search(r"\b(?:or|and/or)\b", clause) and len(options_meant(clause, options)) > 1):
@@ -181,7 +183,15 @@ def value(text: str, options: dict[str, str], *, whole: bool = False, loose: boo
         return AMBIGUOUS
     key = max(found)[1]
     named = _WHICH_IS_LETTER.search(sentence)
-    return CONFLICT if named and keys.get(named.group(1).upper()) not in (None, key) else key  # "X, which is choice D"
+    return CONFLICT if named and keys.get((named.group(1) or named.group(2)).upper()) not in (None, key) else key  # "X, which is E"
+
+
+def _listed(rest: str) -> list[re.Match[str]]:
+    """The letters listed after a first one: "A, A, B, B" (expert votes), "B or D"."""
+    found = []
+    while (match := _ANOTHER.match(rest, found[-1].end() if found else 0)) is not None:
+        found.append(match)
+    return found
 
 
 def statements(body: str, options: dict[str, str]) -> list[Statement]:
@@ -211,11 +221,12 @@ def _declarations(body: str, options: dict[str, str]) -> list[Statement]:
         if HYPOTHETICAL.search(_SENTENCE_BREAK.split(before)[-1]):
             continue
         start = _FILLER.match(body, match.end()).end()  # type: ignore[union-attr]
-        said = value(body[start:start + 400], options, loose=match.group("identity") is None)  # "This is sprue."
+        label = ":" in body[match.end():start] and "\n" not in body[match.end():start]
+        said = value(body[start:start + 400], options, loose=match.group("identity") is None, label=label)  # "This is sprue."
         if said in options and _named_before(before, options) - {said}:
             said = CONFLICT  # "It's Gilbert's — answer D" where Gilbert syndrome is C
         strong = match.group("strong") is not None or REVISION.search(before[-120:]) is not None
-        if said is not None or (":" in body[match.end():start] and "\n" not in body[match.end():start + 1]):
+        if said is not None or (label and "\n" not in body[match.end():start + 1]):
             found.append(Statement(match.start(), STRONG if strong else WEAK, said or UNREAD, match.end()))
     for match in _LETTER_FIRST.finditer(body):
         letter = next(g for g in match.groups() if g).upper()

@@ -89,6 +89,7 @@ FINAL_FORMS: list[tuple[str, Form, bool]] = [
     ("so-letter", lambda L, T: f"So {L}.", False),
     ("diagnosis-label", lambda L, T: f"Diagnosis: {T.lower()}.", False),
     ("most-likely-label", lambda L, T: f"**Most likely: {T}**", False),
+    ("label-text-arrow-letter", lambda L, T: f"Diagnosis: {T.lower()} → ({L}).", False),
 ]
 
 Paragraph = Callable[[dict[str, str], str], str]
@@ -206,6 +207,8 @@ NO_ANSWER_FORMS: list[tuple[str, PairForm, str]] = [
     ("text-which-is-choice-conflict", lambda L1, T1, L2, T2: f"The answer is {T2.lower()}, which is choice {L1}.", "conflict"),
     ("text-option-paren-conflict", lambda L1, T1, L2, T2: f"Answer: {T2} (option {L1})", "conflict"),
     ("going-with-either", lambda L1, T1, L2, T2: f"I'm going with either {L1} or {L2}.", "ambiguous"),
+    ("text-which-is-bare-letter-conflict", lambda L1, T1, L2, T2: f"That's {T2.lower()}, which is {L1}.", "conflict"),
+    ("split-vote-list", lambda L1, T1, L2, T2: f"Expert votes: {L1}, {L1}, {L2}, {L2}. The panel is split.", "ambiguous"),
     ("text-dash-answer-letter-conflict", lambda L1, T1, L2, T2: f"It's {T2} — answer {L1}.", "conflict"),
     ("json-letter-text-conflict", lambda L1, T1, L2, T2: json.dumps({"answer": L1, "answer_text": T2}), "conflict"),
     ("so-text-then-other-line", lambda L1, T1, L2, T2: f"So {T1.lower()}.\n\nAnswer: ({L2}) {T2}", "conflict"),

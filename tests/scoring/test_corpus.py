@@ -89,6 +89,11 @@ CORPORA = [HERE / "replies.jsonl", HERE / "replies_second.jsonl", HERE / "replie
 # after that: 99.3% exact, 1 silent mis-grade: "It's Gilbert's — answer D." where Gilbert syndrome is C (the option named
 # just before the answer marker now conflicts with its letter). Its miss was an answer line cut by the token limit after
 # the option's whole text and a full stop ("Answer: (A) Cardiac tamponade. This needs ..."): the answer was given.
+# `replies_eighteenth` (250, an eighteenth author, hand-written, a log of many providers and reasoning models) was first
+# measured after that: 96.0% exact, 2 silent mis-grades: "That's mitral stenosis, which is E." (a bare letter after
+# "which is" now conflicts with the option named) and "Expert votes: A, A, B, B. The panel is split." (every listed letter
+# is read). Its misses: "Diagnosis: frozen shoulder → (B)." (a letter closing a labelled line), and aliases and eponyms
+# only `--extractor llm` resolves (Podagra, Kartagener syndrome, Wegener's, hyaline membrane disease).
 KNOWLEDGE_ONLY = {("replies_twelfth.jsonl", "m0291")}  # a conflict that takes medical knowledge to see
 FLOORS = {"replies.jsonl": 0.99, "replies_second.jsonl": 0.99, "replies_third.jsonl": 0.98,
           "replies_blind.jsonl": 0.90, "replies_heldout.jsonl": 0.97, "replies_final.jsonl": 0.98,
@@ -97,7 +102,8 @@ FLOORS = {"replies.jsonl": 0.99, "replies_second.jsonl": 0.99, "replies_third.js
           "replies_ninth.jsonl": 0.94, "replies_tenth.jsonl": 0.96,
           "replies_eleventh.jsonl": 0.93, "replies_twelfth.jsonl": 0.78, "replies_thirteenth.jsonl": 0.99,
           "replies_fourteenth.jsonl": 0.99, "replies_fifteenth.jsonl": 0.96,
-          "replies_sixteenth.jsonl": 0.98, "replies_seventeenth.jsonl": 0.99}
+          "replies_sixteenth.jsonl": 0.98, "replies_seventeenth.jsonl": 0.99,
+          "replies_eighteenth.jsonl": 0.97}
 REASON_FLOOR = 0.88  # share of labelled no-answers given the labelled reason (authors differ at the edges)
 
 
