@@ -136,3 +136,16 @@ async def test_experts_that_share_their_first_message_read_it_once() -> None:
     # what a call reads from the model's state does not change its answer
     again = await provider.complete(persona_after_first_message([personas[2], shared]), params, timeout=300)
     assert again.text == laid_out[2].text and again.usage.input_tokens - (again.usage.cached_tokens or 0) <= 2
+
+
+@pytest.mark.slow
+async def test_a_saved_state_carries_no_logits_buffer_of_its_own() -> None:
+    """Every call saves the model's state to resume it later: the state is the KV cache, not 100 MB of logits."""
+    from mdagents.llm.local import _load
+
+    provider = LocalProvider("smollm2-135m")
+    await provider.complete([Message("user", "Name one symptom of anaemia. " * 90)], GenerationParams(max_tokens=4),
+                            timeout=300)
+    state = _load(provider.path, provider.n_ctx).save_state()
+    assert state.n_tokens > 520  # past the default batch of 512 rows
+    assert state.scores.nbytes <= 128 * 49_152 * 4  # 25 MB; llama-cpp-python's default batch copies 100 MB
