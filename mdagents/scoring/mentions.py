@@ -21,7 +21,9 @@ _NEGATED_BEFORE = re.compile(
 UNDECIDED = re.compile(
     r"\b(?:it\s+depends\b|(?:are|is)\s+both\s+(?:equally\s+)?(?:plausible|possible|reasonable|defensible|correct)|"
     r"not\s+enough\s+information|(?:cannot|can['’]t|unable\s+to)\s+(?:determine|choose|pick|decide|tell|commit|select)|"
-    r"accept\s+either|hard\s+to\s+(?:say|tell|decide)\s+which|leave\s+(?:both|it|the\s+(?:choice|decision))\s+(?:\w+\s+)?to\s+the\s+reader|either\s+could\s+be|\(?[A-E]\)?\s+(?:is|seems|looks)\s+(?:just\s+)?(?:as|equally)\s+(?:plausible|likely|"
+    r"accept\s+either|(?:would|could)\s+be\s+equally\s+(?:valid|correct|reasonable|acceptable|defensible)|"
+    r"(?:i['’]?ll|i\s+will|let['’]?s)\s+leave\s+(?:it\s+at\s+)?both\b|"
+    r"\bor\s+(?:yes|no|maybe|\(?[A-E]\)?),?\s+(?:it['’]?s\s+)?(?:hard|difficult)\s+to\s+(?:say|tell)|hard\s+to\s+(?:say|tell|decide)\s+which|leave\s+(?:both|it|the\s+(?:choice|decision))\s+(?:\w+\s+)?to\s+the\s+reader|either\s+could\s+be|\(?[A-E]\)?\s+(?:is|seems|looks)\s+(?:just\s+)?(?:as|equally)\s+(?:plausible|likely|"
     r"possible|valid|defensible|reasonable)|(?:both|either)\s+(?:are|is|could\s+be|seem|would\s+be)\s+(?:equally\s+)?"
     r"(?:defensible|reasonable|correct|right|acceptable|plausible|possible|valid)|torn\s+between|somewhere\s+between|"
     r"(?:won['’]?t|will\s+not)\s+(?:choose|commit|pick)|(?:would\s+not|wouldn['’]t)\s+commit|"
@@ -37,6 +39,11 @@ _MENTION = re.compile(
     r"|^\s*([A-Z])[.:)]?\s*(?:[-–—]\s|$|(?=\s+(?:is|would|seems|does|and|or)\b))|(?<![\w'’-])([A-Z])(?=\s*(?:[.!?]\s*$|$))"
     r"|(?:^|(?<=[.!?;]\s))([B-E])(?=\s+[a-z])",  # a sentence about a letter: "C shortens the QT." (not "A 45-year-old")
     re.MULTILINE)
+
+
+# An option described in general, not concluded: "Intussusception usually gives colicky pain ...".
+_DESCRIBED_AFTER = re.compile(r"\s+(?:usually|typically|classically|generally|tends?\s+to)\b", re.IGNORECASE)
+_LISTED_LINE = re.compile(r"\s*(?:\d+[.)]|[-*•])\s")  # "4. Hepatoblastoma": an item of a list, not a conclusion
 
 
 def negated(text: str, start: int, end: int) -> bool:
@@ -73,7 +80,7 @@ def _texts_named(text: str, options: dict[str, str], *, offers: list[str] | None
         if len(norm) < 3 or norm in ("yes", "no", "maybe"):
             continue
         for match in re.finditer(rf"(?<![A-Za-z0-9_-]){re.escape(norm)}(?![A-Za-z0-9_-])", text):
-            if negated(text, match.start(), match.end()):
+            if negated(text, match.start(), match.end()) or _DESCRIBED_AFTER.match(text, match.end()):
                 continue
             if offers is not None and _offered_with_another(text, match.start(), match.end(), key, options):
                 offers.append(key)
@@ -101,6 +108,9 @@ def read_mentions(body: str, options: dict[str, str]) -> tuple[str | None, str]:
     sentences = [s for s in re.split(r"(?<=[.!?。])\s+|\n", body.strip()) if s.strip()] or [""]
     last = sentences[-1]
     if len(named) > 1 and len(set(OPTION_LIST.findall(body))) < 2:  # several named: the ones in the conclusion
+        if re.search(r"\b(?:if|unless|otherwise|in\s+which\s+case|(?:be\s+)?ruled\s+out)\b", last, re.I) \
+                or _LISTED_LINE.match(last):
+            return AMBIGUOUS, OPTION_TEXT  # "X. However, Y must be ruled out: if ..., the answer would be C instead."
         named = _texts_named(normalise(last), options)
     letter = _letter(body, options)
     said, step = (None, "none")

@@ -44,7 +44,7 @@ _REFUSAL = re.compile(
 _DECLINE = re.compile(
     r"\b(?:sorry|as\s+an\s+ai|i['’]?m\s+not\s+a\s+doctor|(?:can['’]?t|cannot|unable\s+to|not\s+able\s+to|won['’]t(?:\s+be\s+able\s+to)?|will\s+not)"
     r"\s+(?:help|assist|prescribe|diagnose|interpret|evaluate|make\s+(?:treatment|clinical|medical)|provide\s+(?:medical|a\s+diagnosis))"
-    r"|rather\s+not\s+(?:pick|choose|answer|select|say)|should(?:n['’]?t|\s+not)\s+(?:pick|choose|select|recommend)|refrain\s+from|abstain|not\s+comfortable|not\s+(?:be\s+)?appropriate\s+for\s+me"
+    r"|rather\s+not\s+(?:pick|choose|answer|select|say|recommend)|should(?:n['’]?t|\s+not)\s+(?:pick|choose|select|recommend)|refrain\s+from|abstain|not\s+comfortable|not\s+(?:be\s+)?appropriate\s+for\s+me"
     r"|(?:please|should)\s+(?:consult|seek|contact)|decline\s+to|no\s+puedo|je\s+ne\s+(?:peux|saurais)|não\s+posso"
     r"|kann\s+(?:ich\s+)?(?:keine|nicht))|无法|不能", re.IGNORECASE)
 _SPLIT = re.compile(r"\b(?:no\s+(?:consensus|majority)|(?:evenly|equally)\s+(?:split|divided)|(?:remains?|is|was)\s+split|"

@@ -77,8 +77,8 @@ _LETTER = re.compile(r"\s*(?:(?i:option|choice|letter|letra|opci[oó]n|op[cç][a
 _ANOTHER = re.compile(r"\s*(?:,|/|&|\+|\(?\s*\bor\b|\band\b|\band/or\b|\bvs\.?|\bversus\b|\.\s*or\b)\s*(?:then\s+|option\s+|choice\s+|"
                       r"possibly\s+|maybe\s+|perhaps\s+)?(?:[(\[]\s*([A-Za-z])\s*[)\]]|([A-E])(?![\w'’]))")
 # An option's text, then its letter: "ectopic ACTH (B)", "Cross-linking of DNA (A), because ..."
-_TRAILING_LETTER = re.compile(r"([^(\[\n]{2,60}?)\s*[(\[](?:(?i:option|choice)\s+)?([A-Za-z])[)\]](?=\s*(?:$|[.!,;:]|\s[-–—]\s|"
-                              r"(?i:because|since|as|given|due|which|or|and)\b))")
+_TRAILING_LETTER = re.compile(r"([^(\[\n]{2,60}?)\s*(?:[(\[](?:(?i:option|choice)\s+)?([A-Za-z])[)\]]|[-–—]\s*(?i:option|choice)\s+"
+                              r"\(?([A-Za-z])\b\)?)(?=\s*(?:$|[.!,;:]|\s[-–—]\s|(?i:because|since|as|given|due|which|or|and)\b))")
 _OR_LATER = re.compile(r"(?:\b(?i:or)\b|\band\b|/|&|\botherwise\b|\belse\b|\bunless\b)\s*,?\s*(?:option\s+)?(?:\(([A-Za-z])\)|([A-E])\b(?![\w'’]))")
 _TEXT_ENDS = re.compile(r"\s*(?:[,;(]|\s[-–—]\s|\.(?:\s|$)|\b(?:because|since|as|given|due\s+to|which|as\s+the)\b)",
                         re.IGNORECASE)
@@ -141,7 +141,7 @@ def value(text: str, options: dict[str, str], *, whole: bool = False, loose: boo
     first = text.split("\n", 1)[0]
     trailing = None if letter or not (whole or label) else _TRAILING_LETTER.match(first)  # an answer line's value
     if letter or trailing:  # "(B) Insulin", "B", or "ectopic ACTH (B)"
-        key = keys.get((trailing.group(2) if trailing else next(g for g in letter.group("b", "u", "l") if g)).upper())
+        key = keys.get((trailing.group(2) or trailing.group(3) if trailing else next(g for g in letter.group("b", "u", "l") if g)).upper())
         if key is None:
             return None  # "Answer: (X) option text" echoed from the prompt, or a letter this question lacks
         rest = first[trailing.end():] if trailing else text[letter.end():]
@@ -154,6 +154,8 @@ def value(text: str, options: dict[str, str], *, whole: bool = False, loose: boo
         line = clause if trailing else rest.lstrip(" )].:–—-").split("\n", 1)[0].rstrip(" .")
         exact = {k for k, v in options.items() if words(line) and words(v) == words(line)}  # in order: "Decreased PTH, increased calcium"
         meant = exact or options_meant(clause, options) or options_touched(clause, options)
+        if meant and key not in meant and any(options_touched(aside, options) == {key} for aside in re.findall(r"\(([^()]{3,40})\)", rest)):
+            return key  # "(C) Magnesium ammonium phosphate (struvite)": the aside names C and only C
         return CONFLICT if meant and key not in meant else key
     if whole:
         if _REFUSAL_VALUE.match(text):
@@ -184,6 +186,24 @@ def value(text: str, options: dict[str, str], *, whole: bool = False, loose: boo
     key = max(found)[1]
     named = _WHICH_IS_LETTER.search(sentence)
     return CONFLICT if named and keys.get((named.group(1) or named.group(2)).upper()) not in (None, key) else key  # "X, which is E"
+
+
+_MARKED = re.compile(r"^[ \t]*(?:[-*•]|\d+[.)])?[ \t]*(?P<item>[^\n]{1,80}?)[ \t]*(?:(?:←|<-+|<=+)[ \t]*(?:chosen|selected|"
+                     r"my\s+(?:answer|pick|choice)|answer|pick|final)\b|\((?:chosen|selected|my\s+answer)\))[^\n]*$",
+                     re.IGNORECASE | re.MULTILINE)
+_BOX = re.compile(r"^[ \t]*(?:[-*•]|\d+[.)])?[ \t]*\[(?P<mark>[ xX✓✔])\][ \t]*(?P<item>[^\n]+)$", re.MULTILINE)
+
+
+def _marked_items(body: str, options: dict[str, str]) -> list[Statement]:
+    """A list with its chosen item marked: "2. Neuroblastoma ← chosen", or one ticked box among empty ones."""
+    found = [Statement(m.start(), STRONG, said, m.end()) for m in _MARKED.finditer(body)
+             if (said := value(m.group("item"), options, whole=True)) in options]
+    boxes = list(_BOX.finditer(body))
+    ticked = [m for m in boxes if m.group("mark") != " "]
+    if ticked and len(ticked) < len(boxes):
+        said = {value(m.group("item"), options, whole=True) for m in ticked}
+        found.append(Statement(ticked[-1].start(), STRONG, said.pop() if len(said) == 1 else AMBIGUOUS, ticked[-1].end()))
+    return found
 
 
 def _listed(rest: str) -> list[re.Match[str]]:
@@ -237,6 +257,7 @@ def _declarations(body: str, options: dict[str, str]) -> list[Statement]:
         said = [k for k, v in options.items() if words(v) and set(words(v)) == set(words(match.group(1)))]
         if len(said) == 1:
             found.append(Statement(match.start(), WEAK, said[0], match.end()))
+    found += _marked_items(body, options)
     lines = [line for line in body.strip().splitlines() if line.strip()]
     labelled = re.match(r"^\s*[^:\n]{2,60}[:：]\s*(\(?[A-E]\)?\s*(?:[-–—.)]\s*(.*?))?)\s*[.!]?\s*$", lines[-1]) if lines else None
     if labelled and (key := restates(labelled.group(1), options)):  # "Best next step: A", "Conclusion: D. Teriparatide"

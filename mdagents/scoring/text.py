@@ -118,7 +118,7 @@ def normalise(text: str) -> str:
 
 
 FOREIGN_ANSWER = (r"(?:respuesta|r[ée]ponse|antwort|resposta|risposta|alternativa|seleccionad[ao]|selecionad[ao]|"
-                   r"s[ée]lectionn[ée]e?|escolhid[ao]|elegid[ao]|cevap|正确答案|答案|回答|故选|所以选|应选|答(?=\s*[:：])|"
+                   r"s[ée]lectionn[ée]e?|escolhid[ao]|elegid[ao]|cevap|正确答案|答案|回答|故选|所以选|应选|选择|選擇|答(?=\s*[:：])|"
                    r"الخيار الصحيح|الإجابة الصحيحة|الجواب الصحيح|الإجابة|الجواب|सही उत्तर|उत्तर)"
                    r"(?:\s+(?:correcta|correcte|correta|corretta|richtig|final|finale|définitive))?")
 _FOREIGN_YES_NO = re.compile(rf"((?:{FOREIGN_ANSWER})(?:\s*[:：]|\s+(?:es|est|é|ist)\s*[:：]?)\s*)("

@@ -90,7 +90,17 @@ FINAL_FORMS: list[tuple[str, Form, bool]] = [
     ("diagnosis-label", lambda L, T: f"Diagnosis: {T.lower()}.", False),
     ("most-likely-label", lambda L, T: f"**Most likely: {T}**", False),
     ("label-text-arrow-letter", lambda L, T: f"Diagnosis: {T.lower()} → ({L}).", False),
+    ("text-dash-option-letter", lambda L, T: f"Answer: {T} — option {L}", True),
+    ("chinese-traditional-label", lambda L, T: f"選擇：{L}（{T}）", True),
+    ("marked-list-item", lambda L, T: "\n".join(f"{i}. {x}" + (" ← chosen" if x == L else "")
+                                                 for i, x in enumerate(sorted({L, *_two_others(L)}), 1)), False),
+    ("ticked-box", lambda L, T: "\n".join(f"- [{'x' if x == L else ' '}] {x}" for x in sorted({L, *_two_others(L)})), False),
 ]
+
+
+def _two_others(letter: str) -> list[str]:
+    """Two letters every question kind has (yes/no/maybe included), other than `letter`."""
+    return [x for x in "ABC" if x != letter][:2]
 
 Paragraph = Callable[[dict[str, str], str], str]
 
@@ -209,6 +219,10 @@ NO_ANSWER_FORMS: list[tuple[str, PairForm, str]] = [
     ("going-with-either", lambda L1, T1, L2, T2: f"I'm going with either {L1} or {L2}.", "ambiguous"),
     ("text-which-is-bare-letter-conflict", lambda L1, T1, L2, T2: f"That's {T2.lower()}, which is {L1}.", "conflict"),
     ("split-vote-list", lambda L1, T1, L2, T2: f"Expert votes: {L1}, {L1}, {L2}, {L2}. The panel is split.", "ambiguous"),
+    ("equally-valid", lambda L1, T1, L2, T2: f"My answer is {T1.lower()} ({L1})... though {T2.lower()} ({L2}) "
+                                               "would be equally valid.", "ambiguous"),
+    ("leave-both", lambda L1, T1, L2, T2: f"I would answer {L1}, but one could argue {L2}. I'll leave both.", "ambiguous"),
+    ("or-hard-to-say", lambda L1, T1, L2, T2: f"Probably {L1}. So {L1} or {L2}, hard to say.", "ambiguous"),
     ("text-dash-answer-letter-conflict", lambda L1, T1, L2, T2: f"It's {T2} — answer {L1}.", "conflict"),
     ("json-letter-text-conflict", lambda L1, T1, L2, T2: json.dumps({"answer": L1, "answer_text": T2}), "conflict"),
     ("so-text-then-other-line", lambda L1, T1, L2, T2: f"So {T1.lower()}.\n\nAnswer: ({L2}) {T2}", "conflict"),

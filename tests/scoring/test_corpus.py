@@ -94,6 +94,12 @@ CORPORA = [HERE / "replies.jsonl", HERE / "replies_second.jsonl", HERE / "replie
 # "which is" now conflicts with the option named) and "Expert votes: A, A, B, B. The panel is split." (every listed letter
 # is read). Its misses: "Diagnosis: frozen shoulder → (B)." (a letter closing a labelled line), and aliases and eponyms
 # only `--extractor llm` resolves (Podagra, Kartagener syndrome, Wegener's, hyaline membrane disease).
+# `replies_nineteenth` (250, a nineteenth author, hand-written, many providers and languages) was first measured after
+# that: 95.6% exact, 6 silent mis-grades: "the answer would be C instead" under an "if" after another option was named,
+# "... though furosemide (A) plus spironolactone would be equally valid", "So yes or no, hard to say." after "Probably
+# not", "I'll leave both.", an option named only to describe it ("Intussusception usually gives ..."), and a numbered
+# list whose chosen item was marked ("2. Neuroblastoma ← chosen") read from its last item. Its misses: a ticked box among
+# empty ones, "PCP — option A", "選擇：C", and "(C) Magnesium ammonium phosphate (struvite)" (the aside names C's word).
 KNOWLEDGE_ONLY = {("replies_twelfth.jsonl", "m0291")}  # a conflict that takes medical knowledge to see
 FLOORS = {"replies.jsonl": 0.99, "replies_second.jsonl": 0.99, "replies_third.jsonl": 0.98,
           "replies_blind.jsonl": 0.90, "replies_heldout.jsonl": 0.97, "replies_final.jsonl": 0.98,
@@ -103,7 +109,7 @@ FLOORS = {"replies.jsonl": 0.99, "replies_second.jsonl": 0.99, "replies_third.js
           "replies_eleventh.jsonl": 0.93, "replies_twelfth.jsonl": 0.78, "replies_thirteenth.jsonl": 0.99,
           "replies_fourteenth.jsonl": 0.99, "replies_fifteenth.jsonl": 0.96,
           "replies_sixteenth.jsonl": 0.98, "replies_seventeenth.jsonl": 0.99,
-          "replies_eighteenth.jsonl": 0.97}
+          "replies_eighteenth.jsonl": 0.97, "replies_nineteenth.jsonl": 0.99}
 REASON_FLOOR = 0.88  # share of labelled no-answers given the labelled reason (authors differ at the edges)
 
 
