@@ -32,6 +32,9 @@ _STRONG = [
     r"(?:final|team|panel|group|experts?|experts['’]|mdt|committee|board|moderator['’]?s?|consensus|majority)"
     r"(?:['’]s)?\s+(?:decision|verdict|conclusion|consensus|answer|choice|recommendation|vote|pick|opinion)",
     r"(?:team|panel|group|expert|mdt)\s+consensus|consensus(?:\s+(?:answer|choice|option))?|majority(?:\s+(?:vote|view))?",
+    r"(?:revis(?:e|ed|ing)|chang(?:e|ed|ing)|switch(?:ed|ing)?)\s+(?:(?:the|my|our)\s+(?:answer|choice)\s+)?to(?=\s+\(?[A-E]\b)",
+    r"(?-i:[Kk]eep(?:ing)?)(?=\s+\(?[A-E]\)?\s*(?:[.!,;]|$))",
+    r"(?:i|we)\s*(?:would|'d|’d)\s+(?:use|give|start|prescribe|recommend|order)(?=\s)",
     r"(?:i|we)\s*(?:would|will|'d|’d|'ll|’ll|am\s+going\s+to|shall|am|are|'m|’m)?\s*(?:choose|select|pick|go\s+with|"
     r"opt\s+for|favou?r|settle\s+on|stick\s+with|vote(?:\s+for)?|choosing|selecting|picking|going\s+with|changing\s+(?:my|our)\s+answer\s+to)",
     r"(?:the\s+)?(?:panel|team|experts?|group|board|committee|moderator)\s+(?:has\s+)?(?:agreed|agrees|decided|decides|"
@@ -44,7 +47,7 @@ _STRONG = [
     r"(?:the\s+)?(?:only\s+)?(?:remaining|last\s+standing)\s+(?:option|answer|choice)",
     r"(?:most\s+)?(?:defensible|supported|appropriate|fitting)\s+(?:label|answer|option|choice)",
     r"(?m:(?:^|(?<=[.!?]\s))[ \t]*(?:choice|option|decision|selected|selection|pick|verdict|conclusion|vote|final|correction|corrected|edit|"
-    r"(?:most\s+likely\s+|final\s+|working\s+)?diagnos[ie]s|diagn[oó]stico|most\s+likely|"
+    r"(?:most\s+likely\s+|final\s+|working\s+)?diagnos[ie]s|diagn[oó]stico|most\s+likely|next|"
     r"update[sd]?|revised|revision)(?=[ \t]*(?:[:=：]|[-–—][ \t])))",
     FOREIGN_ANSWER, r"selected|selection|chosen|(?-i:pick)",  # not "Pick disease"
     r"(?:let['’]?s\s+)?go(?:ing)?\s+with", r"it['’]?s(?=\s*\(?[A-Za-z]\)?\s*(?:[.!]|$))",
@@ -54,7 +57,7 @@ _MARKER = re.compile(r"(?<![A-Za-z0-9_-])(?:(?P<strong>" + "|".join(_STRONG) + r
 _FILLER = re.compile(
     r"(?:\s*(?:is|was|are|would\s+be|should\s+be|will\s+be|must\s+be|remains|stays|becomes|of|as|to|be|here|now|then|"
     r"therefore|thus|so|either|probably|likely|most\s+likely|definitely|clearly|certainly|indeed|actually|still|finally|"
-    r"ultimately|overall|unanimously|on|for|upon|with|that|the|letter|option|choice|answer|number|es(?:\s+la|\s+el)?|"
+    r"ultimately|overall|unanimously|on|for|upon|with|that|the|letter|option|choice|answer|number|keep|revise\s+to|es(?:\s+la|\s+el)?|"
     r"est(?:\s+la|\s+le)?|ist|è|é(?:\s+(?:a|o)(?=\s+\(?[A-E]\b))?|[:=\-–—>→⇒,'\"“”‘’]|是|为|為|\(\s*\d+\s*/\s*\d+[^)]*\))\s*)*",
     re.IGNORECASE)
 HYPOTHETICAL = re.compile(
@@ -79,6 +82,9 @@ _ANOTHER = re.compile(r"\s*(?:,|/|&|\+|\(?\s*\bor\b|\band\b|\band/or\b|\bvs\.?|\
 # An option's text, then its letter: "ectopic ACTH (B)", "Cross-linking of DNA (A), because ..."
 _TRAILING_LETTER = re.compile(r"([^(\[\n]{2,60}?)\s*(?:[(\[](?:(?i:option|choice)\s+)?([A-Za-z])[)\]]|[-–—]\s*(?i:option|choice)\s+"
                               r"\(?([A-Za-z])\b\)?)(?=\s*(?:$|[.!,;:]|\s[-–—]\s|(?i:because|since|as|given|due|which|or|and)\b))")
+_TEXT_THEN_OPTION = re.compile(r"[^.;\n(\[]{2,60}?,\s*(?:i\.?e\.?,?\s+|that\s+is,?\s+)?(?:option|choice)\s+\(?([A-E])\b(?![\w'’])")
+# A second letter closing a later clause of the same sentence, not ruled out: "I'd choose A, in a child under 12 B."
+_CLAUSE_LETTER = re.compile(r",[^,;\n]{3,40}?(?<!\bnot)(?<!\bthan)(?<!\bover)(?<!\bof)(?<!\bnor)(?<!\bvs)(?<!\bversus)\s\(?([A-E])\)?\s*$")
 _OR_LATER = re.compile(r"(?:\b(?i:or)\b|\band\b|/|&|\botherwise\b|\belse\b|\bunless\b)\s*,?\s*(?:option\s+)?(?:\(([A-Za-z])\)|([A-E])\b(?![\w'’]))")
 _TEXT_ENDS = re.compile(r"\s*(?:[,;(]|\s[-–—]\s|\.(?:\s|$)|\b(?:because|since|as|given|due\s+to|which|as\s+the)\b)",
                         re.IGNORECASE)
@@ -103,7 +109,8 @@ NEGATED_AFTER = re.compile(
     r"insufficient|irrelevant|a\s+distractor|too\s+\w+|a\s+poor|not\s+(?:first|the|indicated|appropriate|correct|right|needed))"
     r"|(?:has|have)\s+no\b|(?:acts|works)\s+(?:far\s+)?too|would\s+(?:only|be\s+(?:appropriate|correct|right|reasonable|"
     r"preferred|considered)\s+(?:if|only|when|in)\b)|can\s+be\s+excluded|is\s+used\s+for|is\s+for\b"
-    r"|(?:must|should|is\s+to)\s+be\s+avoided|(?:only\s+)?(?:if|unless)\b|[- ]?(?:resistan(?:ce|t)|failure|allergy|intolerance)\b)",
+    r"|(?:must|should|is\s+to)\s+be\s+avoided|(?:only\s+)?(?:if|unless)\b|[- ]?(?:resistan(?:ce|t)|failure|allergy|intolerance)\b"
+    r"|[^.!?\n]{0,30}?(?:\s[—–-]|\?)?\s+no\b,?\s+(?:that|it|this)\b)",  # "... could be involved — no, that's ..."
     re.IGNORECASE)
 REVISION = re.compile(r"\b(?:edit|update|wait|actually|on\s+(?:second\s+thought|reflection)|correct(?:ion|ed)|"
                       r"reconsider\w*|re-?reading|scratch\s+that|changing|change\s+my|revis\w*|updated|amended|"
@@ -145,9 +152,12 @@ def value(text: str, options: dict[str, str], *, whole: bool = False, loose: boo
         if key is None:
             return None  # "Answer: (X) option text" echoed from the prompt, or a letter this question lacks
         rest = first[trailing.end():] if trailing else text[letter.end():]
+        if not trailing and re.match(r"\s*[.!]\s+[A-Z]", rest):
+            rest = rest[:1]  # "Keep C. The expert noted ...": the next sentence is not C's text
         clause = trailing.group(1) if trailing else _TEXT_ENDS.split(rest.lstrip(" )].:–—-").split("\n", 1)[0], maxsplit=1)[0]
         others = [m.group(1) or m.group(2) for m in (*_listed(rest), *_OR_LATER.finditer(rest.split("\n\n", 1)[0][:80])) if m]
         others += re.findall(r"[(\[]([A-Za-z])[)\]]", re.split(r"\n|\.\s", rest)[0][:60]) if whole else []  # "(B) if stable, (C) if not"
+        others += _CLAUSE_LETTER.findall(re.split(r"\n|[.;!?](?:\s|$)", rest)[0][:80])  # "A in an adult, in a child B"
         if any(keys.get(o.upper(), key) != key for o in others) or (
                 re.search(r"\b(?:or|and/or)\b", clause) and len(options_meant(clause, options)) > 1):
             return AMBIGUOUS
@@ -179,6 +189,9 @@ def value(text: str, options: dict[str, str], *, whole: bool = False, loose: boo
     if not found and loose and len(said := set(words(clause))) >= 2 and len(inside := [k for k, v in options.items()
                                                                           if said <= set(words(v))]) == 1:
         found = [(0, inside[0])]  # "the thyroglossal cyst" of "Thyroglossal duct cyst"
+    if not found and (named := _TEXT_THEN_OPTION.match(first)) and keys.get(named.group(1).upper()) \
+            and not options_meant(named.group(0), options) - {keys[named.group(1).upper()]}:
+        return keys[named.group(1).upper()]  # "oral rehydration therapy, option A" (the text an alias of A's)
     if not found:
         return None
     if re.search(r"\b(?:or|and/or)\b", clause) and len(options_meant(clause, options)) > 1:
@@ -188,9 +201,9 @@ def value(text: str, options: dict[str, str], *, whole: bool = False, loose: boo
     return CONFLICT if named and keys.get((named.group(1) or named.group(2)).upper()) not in (None, key) else key  # "X, which is E"
 
 
-_MARKED = re.compile(r"^[ \t]*(?:[-*•]|\d+[.)])?[ \t]*(?P<item>[^\n]{1,80}?)[ \t]*(?:(?:←|<-+|<=+)[ \t]*(?:chosen|selected|"
-                     r"my\s+(?:answer|pick|choice)|answer|pick|final)\b|\((?:chosen|selected|my\s+answer)\))[^\n]*$",
-                     re.IGNORECASE | re.MULTILINE)
+_MARKED = re.compile(r"^[ \t]*(?:[-*•]|\d+[.)]|\|)?[ \t]*(?P<item>[^\n|]{1,80}?)[ \t]*(?:(?:←|<-+|<=+)[ \t]*(?:chosen|selected|"
+                     r"my\s+(?:answer|pick|choice)|answer|pick|final)\b|\((?:chosen|selected|my\s+answer)\)|\|[ \t]*(?:chosen|selected)\b)"
+                     r"[^\n]*$", re.IGNORECASE | re.MULTILINE)
 _BOX = re.compile(r"^[ \t]*(?:[-*•]|\d+[.)])?[ \t]*\[(?P<mark>[ xX✓✔])\][ \t]*(?P<item>[^\n]+)$", re.MULTILINE)
 
 

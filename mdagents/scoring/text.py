@@ -129,7 +129,8 @@ _FOREIGN_YES_NO = re.compile(rf"((?:{FOREIGN_ANSWER})(?:\s*[:：]|\s+(?:es|est|�
 # "vitamin A", "hepatitis B", "type A", "class C", "Group B strep": the capital belongs to a name and is
 # joined to it ("vitamin_A") in replies and option texts alike, so no step can read it as an option letter.
 _NAME_LETTER = re.compile(
-    r"\b(vitamins?|hepatitis|hep|type|class|grade|group|factor|stage|phase|schedule|category|level|zone|protein|"
+    r"\b(vitamins?|vitamin[ae]s?|hepatitis|hepatite|h[ée]patite|hep|type|tipo|class|clase|classe|grade|group|grupo|groupe|"
+    r"factor|fator|facteur|stage|stade|estadio|phase|schedule|category|level|zone|protein|"
     r"complex|cluster|plan|panel|figure|exhibit|influenza|blood\s+group|blood\s+type|HLA|Ig|strep|streptococcus)"
     r"[ \t-]+([A-E])(?![\w'’])", re.IGNORECASE)
 

@@ -91,6 +91,10 @@ FINAL_FORMS: list[tuple[str, Form, bool]] = [
     ("most-likely-label", lambda L, T: f"**Most likely: {T}**", False),
     ("label-text-arrow-letter", lambda L, T: f"Diagnosis: {T.lower()} → ({L}).", False),
     ("text-dash-option-letter", lambda L, T: f"Answer: {T} — option {L}", True),
+    ("critic-keep", lambda L, T: f"Verdict: keep {L}. The expert's reasoning holds.", False),
+    ("critic-revise", lambda L, T: f"The expert's answer does not fit the findings. Revise to {L}.", False),
+    ("table-row-chosen", lambda L, T: f"| Option | Fits? |\n|---|---|\n| {L} {T} | ✅ chosen |", False),
+    ("answer-is-text-option", lambda L, T: f"The answer is {T.lower()}, option {L}.", False),
     ("chinese-traditional-label", lambda L, T: f"選擇：{L}（{T}）", True),
     ("marked-list-item", lambda L, T: "\n".join(f"{i}. {x}" + (" ← chosen" if x == L else "")
                                                  for i, x in enumerate(sorted({L, *_two_others(L)}), 1)), False),
@@ -182,6 +186,11 @@ def _vote_count(options: dict[str, str], letter: str) -> str:
     )
 
 
+def _asked_and_ruled_out(options: dict[str, str], letter: str) -> str:
+    other = _others(options, letter)[0]
+    return f"Let me think about whether {options[other].lower()} could be involved — no, that's a different picture."
+
+
 # Reasoning placed before the final line: (name, paragraph, needs a clearly final form).
 PARAGRAPHS: list[tuple[str, Paragraph, bool]] = [
     ("no-reasoning", lambda options, letter: "", False),
@@ -195,6 +204,7 @@ PARAGRAPHS: list[tuple[str, Paragraph, bool]] = [
     ("revision", _revision, True),
     ("sentence-openers", _sentence_openers, False),
     ("vote-count", _vote_count, True),
+    ("asked-and-ruled-out", _asked_and_ruled_out, False),
 ]
 
 PairForm = Callable[[str, str, str, str], str]
@@ -223,6 +233,7 @@ NO_ANSWER_FORMS: list[tuple[str, PairForm, str]] = [
                                                "would be equally valid.", "ambiguous"),
     ("leave-both", lambda L1, T1, L2, T2: f"I would answer {L1}, but one could argue {L2}. I'll leave both.", "ambiguous"),
     ("or-hard-to-say", lambda L1, T1, L2, T2: f"Probably {L1}. So {L1} or {L2}, hard to say.", "ambiguous"),
+    ("two-clauses-two-letters", lambda L1, T1, L2, T2: f"In an adult I'd choose {L1}, in a child under 12 {L2}.", "ambiguous"),
     ("text-dash-answer-letter-conflict", lambda L1, T1, L2, T2: f"It's {T2} — answer {L1}.", "conflict"),
     ("json-letter-text-conflict", lambda L1, T1, L2, T2: json.dumps({"answer": L1, "answer_text": T2}), "conflict"),
     ("so-text-then-other-line", lambda L1, T1, L2, T2: f"So {T1.lower()}.\n\nAnswer: ({L2}) {T2}", "conflict"),

@@ -100,6 +100,12 @@ CORPORA = [HERE / "replies.jsonl", HERE / "replies_second.jsonl", HERE / "replie
 # not", "I'll leave both.", an option named only to describe it ("Intussusception usually gives ..."), and a numbered
 # list whose chosen item was marked ("2. Neuroblastoma ← chosen") read from its last item. Its misses: a ticked box among
 # empty ones, "PCP — option A", "選擇：C", and "(C) Magnesium ammonium phosphate (struvite)" (the aside names C's word).
+# `replies_twentieth` (250, a twentieth author, hand-written, with critics' verdicts and moderators' decisions) was first
+# measured after that: 92.0% exact, 4 silent mis-grades: "the radial nerve ... is injured. Let me think about whether the
+# axillary nerve could be involved — no, ..." (an option asked about and ruled out), a table whose chosen row was marked,
+# "Critic: the expert recommended methotrexate ... Revise to A." ("Revise to A" and "Keep A" are statements), and "In an
+# adult I'd choose A, in a child under 12 B." Its misses: aliases only `--extractor llm` resolves (ascorbic acid, RCA,
+# Wallenberg syndrome, B3, H. ducreyi, nursemaid's elbow), "BV → A." mid-line, and "the answer is B, then A if ...".
 KNOWLEDGE_ONLY = {("replies_twelfth.jsonl", "m0291")}  # a conflict that takes medical knowledge to see
 FLOORS = {"replies.jsonl": 0.99, "replies_second.jsonl": 0.99, "replies_third.jsonl": 0.98,
           "replies_blind.jsonl": 0.90, "replies_heldout.jsonl": 0.97, "replies_final.jsonl": 0.98,
@@ -109,7 +115,8 @@ FLOORS = {"replies.jsonl": 0.99, "replies_second.jsonl": 0.99, "replies_third.js
           "replies_eleventh.jsonl": 0.93, "replies_twelfth.jsonl": 0.78, "replies_thirteenth.jsonl": 0.99,
           "replies_fourteenth.jsonl": 0.99, "replies_fifteenth.jsonl": 0.96,
           "replies_sixteenth.jsonl": 0.98, "replies_seventeenth.jsonl": 0.99,
-          "replies_eighteenth.jsonl": 0.97, "replies_nineteenth.jsonl": 0.99}
+          "replies_eighteenth.jsonl": 0.97, "replies_nineteenth.jsonl": 0.99,
+          "replies_twentieth.jsonl": 0.95}
 REASON_FLOOR = 0.88  # share of labelled no-answers given the labelled reason (authors differ at the edges)
 
 
