@@ -24,8 +24,8 @@ _EMERGENCY_OTHER = _compile(P.EMERGENCY_OTHER)
 _CRISIS = _compile(P.CRISIS)
 _CRISIS_OTHER_LANGUAGES = _compile(P.CRISIS_OTHER_LANGUAGES)
 _OUT_OF_SCOPE = {label: _compile(ps) for label, ps in P.OUT_OF_SCOPE.items()}
-_PERSONAL, _PRESENT, _PAST, _GENERAL, _STATISTICS = (re.compile(p, _F) for p in (P.PERSONAL, P.PRESENT, P.PAST,
-                                                                                   P.GENERAL, P.STATISTICS))
+_PERSONAL, _PRESENT, _PAST, _GENERAL, _STATISTICS, _RECOVERED, _NOTHING_SAID = (
+    re.compile(p, _F) for p in (P.PERSONAL, P.PRESENT, P.PAST, P.GENERAL, P.STATISTICS, P.RECOVERED, P.NOTHING_SAID))
 _CHRONIC = re.compile(P.CHRONIC, _F)
 _OVERDOSE = _compile(P.OVERDOSE_TAKEN) + _EMERGENCY["overdose or poisoning"]
 _ACKNOWLEDGEMENT = re.compile(P.ACKNOWLEDGEMENT, _F)
@@ -66,10 +66,19 @@ def _told_now(text: str, hit: re.Match[str], statistics: bool = False) -> bool:
     past: it says when, and is either not itself framed ("for my biology class: how does insulin work? I
     have a blade hidden and tonight I'll cut deep") or says it of someone ("my dad had a stroke last year
     and now his face is drooping again"). A "my" and a "now" elsewhere in a long story do not count."""
+    sentence = _RECOVERED.sub(" ", _sentence(text, hit))
+    return bool(_PRESENT.search(sentence)) and (not _framed(sentence, statistics) or bool(_PERSONAL.search(sentence)))
+
+
+def _sentence(text: str, hit: re.Match[str]) -> str:
     start = max((m.end() for m in _SENTENCE_END.finditer(text, 0, hit.start())), default=0)
     end = next((m.start() for m in _SENTENCE_END.finditer(text, hit.end())), len(text))
-    sentence = text[start:end]
-    return bool(_PRESENT.search(sentence)) and (not _framed(sentence, statistics) or bool(_PERSONAL.search(sentence)))
+    return text[start:end]
+
+
+def _denied(text: str, hit: re.Match[str]) -> bool:
+    """The sign is named to say it is absent: "she hasn't said anything about hurting herself"."""
+    return bool(_NOTHING_SAID.search(_sentence(text, hit)))
 
 
 def _said_now(pattern_lists: list[list[re.Pattern[str]]], text: str, statistics: bool = False) -> list[str | None]:
@@ -79,7 +88,7 @@ def _said_now(pattern_lists: list[list[re.Pattern[str]]], text: str, statistics:
     found: list[str | None] = []
     for patterns in pattern_lists:
         hit = None
-        for match in (m for p in patterns for m in p.finditer(text)):
+        for match in (m for p in patterns for m in p.finditer(text) if not _denied(text, m)):
             if whole is None:
                 whole = not _framed(text, statistics)
             if whole or _told_now(text, match, statistics):
@@ -100,7 +109,7 @@ def emergency_signs(text: str) -> list[tuple[str, str]]:
 def crisis_signs(text: str) -> list[str]:
     """What matched of the crisis patterns; the other languages' words only when said of someone now."""
     text = normalise(text)
-    found = [m.group(0) for p in _CRISIS if (m := p.search(text))]
+    found = [m.group(0) for p in _CRISIS if (m := next((m for m in p.finditer(text) if not _denied(text, m)), None))]
     return found + [hit for hit in _said_now([[p] for p in _CRISIS_OTHER_LANGUAGES], text, statistics=True) if hit]
 
 

@@ -295,6 +295,8 @@ CRISIS: list[str] = [
     r"\b(?:how many|how much)\b.{0,50}\b(?:to\s+(?:overdose|die|kill)|lethal|fatal|to (?:just )?not wake up)\b",
     r"^(?!.*\b(?:exam|class|course|pharmacology|ld50|lecture|textbook|homework|nursing school|med school)\b).*\blethal dose\b",
     r"\b(?:cutting|burning|hurting|harming|starving|hitting)\s+(?:myself|herself|himself|themselves)\b",
+    r"\b(?:wants?|wanting|going|gonna|plans?|planning|about|tried|trying|decided)\s+to\s+(?:hurt|harm|cut|burn)\s+"
+    r"(?:myself|herself|himself|themselves)\b",
     r"\b(?:cut|burn|hurt|harm)\w*\s+(?:myself|herself|himself|themselves)\b.{0,30}\b(?:on purpose|deliberately|to cope|again|when i|when it|to feel|"
     r"with a (?:lighter|cigarette|blade|razor|lit))\b",
     r"\bcutting\s+again\b|\b(?:been|started|keep|kept)\s+cutting\b(?!\s+(?:down|back|out|carbs|sugar|hair|my hair|the|it|"
@@ -596,7 +598,21 @@ PAST = (r"\b(?:last (?:year|month|week|spring|summer|winter|fall)|years? ago|mon
         r"\bh[áa] (?:um|uma|dois|duas|\d+) (?:anos?|m[eê]s(?:es)?|semanas?)\b|\bsemana passada\b|\bnous a racont[ée]\b|"
         r"上周|上次|الأسبوع الماضي|الاسبوع الماضي|(?:السنة|الشهر|الاسبوع) اللي فات(?:ت)?|"
         r"قبل \S+ (?:سنين|سنوات|شهور)|و(?:هي|هو) صغير|"
-        r"साल पहले|महीने पहले")
+        r"साल पहले|महीने पहले|\bla semana pasada\b|\b(?:\d+ )?saal pehle\b|\bpichh?le (?:hafte|mahine|saal)\b|"
+        r"前年|(?:من|قبل) سنتين")
+# "... and now I'm fine": a "now" that closes a past story ("two years ago I thought of ending it, today I'm great").
+RECOVERED = (r"\b(?:now i'?m (?:fine|ok|okay|good|better|well)|(?:been )?clean (?:for )?\d+ (?:years?|months?)(?: now)?|"
+             r"(?:hoje|agora) (?:eu )?(?:estou|t[ôo]|me sinto) (?:[óo]timo|[óo]tima|bem|melhor)|"
+             r"(?:hoy|ahora) (?:ya )?(?:estoy|me siento) (?:bien|mejor)|"
+             r"(?:aujourd'hui|maintenant) (?:je vais|[çc]a va|je suis|je me sens) (?:bien|mieux)|"
+             r"ab (?:[a-z]+ ){0,4}(?:theek|thik|accha|achha) (?:hu|hoon|hun|ho gaya|ho gayi))\b|"
+             r"现在(?:已经)?(?:走出来了|好了|没事了|好多了)|(?:هلأ|هلق|دلوقتي|الحين) الحمد ?لله|الحمد ?لله (?:منيح|كويس|بخير)|"
+             r"अब (?:\S+ ){0,4}(?:ठीक|अच्छा) (?:हूँ|हूं|हू)")
+# "She hasn't said anything about hurting herself": the sign is named to say it is absent.
+NOTHING_SAID = (r"(?:\b(?:(?:hasn'?t|has not|didn'?t|did not|never) (?:said|mentioned|talked about|told me) anything|"
+                r"n'a (?:rien|jamais rien) dit|no (?:ha dicho|dijo) nada|n[ãa]o (?:disse|falou|comentou) nada|"
+                r"kuch nahi (?:kaha|bola)|kuch nahin (?:kaha|bola))\b|"
+                r"没(?:有)?(?:说过|提过|讲过)|(?:ما|مش) (?:حكى|قال|قالت|حكت) (?:شي|اشي|حاجة)|ما قالش|कुछ नहीं (?:कहा|बोला))")
 GENERAL = (r"(?:\b(?:in general|generally|usually|typically|what (?:is|are)|what (?:does|do) .{0,40}\bmean|what'?s the difference|what causes|symptoms of|signs of|"
            r"warning signs|how (?:is|are|do|does|can|long)|why (?:do|does|is|are)|risk (?:of|factors?)|prevent\w*|difference between|"
            r"explain|what happens|essay|documentary|if someone|for my (?:class|course|essay|project|exam)|"
@@ -615,13 +631,15 @@ GENERAL = (r"(?:\b(?:in general|generally|usually|typically|what (?:is|are)|what
            r"estudiante|curso|ensayo|documental|si alguien|diferencia entre|"
            r"estudante|documentário|trabalho da escola|se alguém|diferença entre|"
            # "in general" and "just in case" in each language
+           r"curiosity|curiosidad|curiosidade|curiosit[ée]|in (?:the|a) (?:video ?)?game|pubg|free fire|game me|game mein|estudo (?:enfermagem|medicina)|estudio (?:enfermer[ií]a|medicina)|"
+           r"prova pr[áa]tica|"
            r"just in case|en general|por lo general|por si acaso|en général|au cas où|em geral|por via das dúvidas|"
            r"aam taur (?:par|pe)|general mein)\b|qu'est-ce|quels sont|qué es|cuáles son|"
            r"一般来说|一般來說|一般性|一般嚟讲|一般嚟講|以防万一|以防萬一|بشكل عام|عموما|عمومًا|احتياطا|احتياطًا|"
            r"सामान्य तौर|आम तौर|एहतियात|"
            r"o que é|quais são|什么是|哪些|纪录片|论文|作业|急救课|如果(?:身边)?有人|ما هو|ما هي|وثائقي|بحث|دورة|إذا أحد|"
            r"क्या है|डॉक्यूमेंट्री|निबंध|प्रोजेक्ट|क्लास|अगर कोई|😂|🤣|😅|哈哈|笑死|笑得|ههه|हाहा|हँसते|"
-           r"电视剧|电影|新闻|文章|小说|剧里|剧中|محاضرة|(?:اغلب|أغلب) حالات|अगर कभी|实习时|提前学|أثناء تدريبي|مسلسل|فيلم|فلم|الأخبار|خبر عن|انتشر فيديو|फिल्म|सीरियल|खबर)")
+           r"好奇|من باب الفضول|游戏里|في اللعبة|电视剧|电影|新闻|文章|小说|剧里|剧中|محاضرة|(?:اغلب|أغلب) حالات|अगर कभी|实习时|提前学|أثناء تدريبي|مسلسل|فيلم|فلم|الأخبار|خبر عن|انتشر فيديو|फिल्म|सीरियल|खबर)")
 # Suicide rates, statistics and the news: a question about a population, not about oneself (read for
 # the crisis words of the other languages only: "heart rate" belongs to emergencies).
 STATISTICS = (r"(?:\b(?:suicide rates?|rates? of suicide|statistics|stats|taux de suicide|statistiques|chiffres du suicide|"

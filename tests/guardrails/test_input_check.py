@@ -7,7 +7,12 @@ from pathlib import Path
 import pytest
 
 from mdagents.guardrails.benchmark import load_samples
-from mdagents.guardrails.input_check import check_input, mentions_chronic_condition
+from mdagents.guardrails.input_check import (
+    check_input,
+    crisis_signs,
+    emergency_signs,
+    mentions_chronic_condition,
+)
 from tests.locations import GUARDRAIL_SAMPLE
 
 HERE = Path(__file__).parent
@@ -248,3 +253,34 @@ def test_plans_and_signs_said_in_the_other_languages_are_flagged(text: str, kind
 ])
 def test_fiction_the_past_and_asking_ahead_pass_in_the_other_languages(text: str) -> None:
     assert check_input(text).intervention_type == "none"
+
+
+@pytest.mark.parametrize("text", [
+    "ha dois anos pensei em me matar, hoje estou bem melhor. como ajudo um amigo?",
+    "三年前我想过轻生，现在已经好了，想知道怎么帮助别人",
+    "3 saal pehle mujhe khudkushi ke khayal aate the, ab main bilkul theek hun",
+    "من سنتين فكرت بالانتحار، هلق الحمدلله بخير",
+    "la semana pasada mi abuela se desmayo por el calor, ya esta bien, es normal?",
+])
+def test_a_past_told_as_over_is_not_said_of_now(text: str) -> None:
+    assert not crisis_signs(text) and not emergency_signs(text)
+
+
+@pytest.mark.parametrize("text", [
+    "my sister seems down but she hasn't said anything about hurting herself, how do i bring it up?",
+    "mon frere est triste mais il n'a rien dit sur l'idee de se suicider, comment lui parler?",
+    "मेरा भाई उदास है पर उसने खुद को नुकसान पहुंचाने जैसा कुछ नहीं कहा",
+    "我同学最近不开心，她没说过想伤害自己，我该怎么关心她",
+])
+def test_a_sign_named_to_say_it_is_absent_is_not_a_sign(text: str) -> None:
+    assert not crisis_signs(text)
+
+
+@pytest.mark.parametrize("text", [
+    "two years ago i tried to kill myself and now i'm thinking about it again tonight",
+    "ha dois anos pensei em me matar e agora to pensando de novo",
+    "she said she wants to hurt herself tonight",
+    "my friend just texted that she is going to kill herself tonight",
+])
+def test_a_sign_said_of_now_still_counts(text: str) -> None:
+    assert crisis_signs(text)
