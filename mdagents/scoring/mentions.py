@@ -21,7 +21,7 @@ _NEGATED_BEFORE = re.compile(
 UNDECIDED = re.compile(
     r"\b(?:it\s+depends\b|(?:are|is)\s+both\s+(?:equally\s+)?(?:plausible|possible|reasonable|defensible|correct)|"
     r"not\s+enough\s+information|(?:cannot|can['’]t|unable\s+to)\s+(?:determine|choose|pick|decide|tell|commit|select)|"
-    r"accept\s+either|(?:would|could)\s+be\s+equally\s+(?:valid|correct|reasonable|acceptable|defensible)|"
+    r"accept\s+either|report(?:ing)?\s+both\s+(?:positions|answers|views|options)|(?:won['’]t|will\s+not)\s+override|(?:would|could)\s+be\s+equally\s+(?:valid|correct|reasonable|acceptable|defensible)|"
     r"(?:i['’]?ll|i\s+will|let['’]?s)\s+leave\s+(?:it\s+at\s+)?both\b|"
     r"\bor\s+(?:yes|no|maybe|\(?[A-E]\)?),?\s+(?:it['’]?s\s+)?(?:hard|difficult)\s+to\s+(?:say|tell)|hard\s+to\s+(?:say|tell|decide)\s+which|leave\s+(?:both|it|the\s+(?:choice|decision))\s+(?:\w+\s+)?to\s+the\s+reader|either\s+could\s+be|\(?[A-E]\)?\s+(?:is|seems|looks)\s+(?:just\s+)?(?:as|equally)\s+(?:plausible|likely|"
     r"possible|valid|defensible|reasonable)|(?:both|either)\s+(?:are|is|could\s+be|seem|would\s+be)\s+(?:equally\s+)?"

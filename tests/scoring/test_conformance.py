@@ -233,6 +233,9 @@ NO_ANSWER_FORMS: list[tuple[str, PairForm, str]] = [
                                                "would be equally valid.", "ambiguous"),
     ("leave-both", lambda L1, T1, L2, T2: f"I would answer {L1}, but one could argue {L2}. I'll leave both.", "ambiguous"),
     ("or-hard-to-say", lambda L1, T1, L2, T2: f"Probably {L1}. So {L1} or {L2}, hard to say.", "ambiguous"),
+    ("moderator-reports-both", lambda L1, T1, L2, T2: f"Moderator summary: two experts chose {L1}, one chose {L2}. The panel is "
+                                                         "split 2-1 and I won't override the experts; I am reporting both "
+                                                         "positions.", "ambiguous"),
     ("two-clauses-two-letters", lambda L1, T1, L2, T2: f"In an adult I'd choose {L1}, in a child under 12 {L2}.", "ambiguous"),
     ("text-dash-answer-letter-conflict", lambda L1, T1, L2, T2: f"It's {T2} — answer {L1}.", "conflict"),
     ("json-letter-text-conflict", lambda L1, T1, L2, T2: json.dumps({"answer": L1, "answer_text": T2}), "conflict"),

@@ -106,6 +106,11 @@ CORPORA = [HERE / "replies.jsonl", HERE / "replies_second.jsonl", HERE / "replie
 # "Critic: the expert recommended methotrexate ... Revise to A." ("Revise to A" and "Keep A" are statements), and "In an
 # adult I'd choose A, in a child under 12 B." Its misses: aliases only `--extractor llm` resolves (ascorbic acid, RCA,
 # Wallenberg syndrome, B3, H. ducreyi, nursemaid's elbow), "BV → A." mid-line, and "the answer is B, then A if ...".
+# `replies_twentyfirst` (250, a twenty-first author, hand-written, with small local models' repetitions and junk) was
+# first measured after that: 97.2% exact, 1 silent mis-grade: a moderator who reports a 2-1 split and "won't override
+# the experts; I am reporting both positions" (read as the majority's letter; now no answer). Its misses: eponyms
+# ("Answer: Berger disease", "de Quervain's", "Nursemaid's elbow"), a repeating reply cut by the token limit, and junk
+# after the answer that carries a second answer line.
 KNOWLEDGE_ONLY = {("replies_twelfth.jsonl", "m0291")}  # a conflict that takes medical knowledge to see
 FLOORS = {"replies.jsonl": 0.99, "replies_second.jsonl": 0.99, "replies_third.jsonl": 0.98,
           "replies_blind.jsonl": 0.90, "replies_heldout.jsonl": 0.97, "replies_final.jsonl": 0.98,
@@ -116,7 +121,7 @@ FLOORS = {"replies.jsonl": 0.99, "replies_second.jsonl": 0.99, "replies_third.js
           "replies_fourteenth.jsonl": 0.99, "replies_fifteenth.jsonl": 0.96,
           "replies_sixteenth.jsonl": 0.98, "replies_seventeenth.jsonl": 0.99,
           "replies_eighteenth.jsonl": 0.97, "replies_nineteenth.jsonl": 0.99,
-          "replies_twentieth.jsonl": 0.95}
+          "replies_twentieth.jsonl": 0.95, "replies_twentyfirst.jsonl": 0.97}
 REASON_FLOOR = 0.88  # share of labelled no-answers given the labelled reason (authors differ at the edges)
 
 
