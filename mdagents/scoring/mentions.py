@@ -27,7 +27,7 @@ UNDECIDED = re.compile(
     r"possible|valid|defensible|reasonable)|(?:both|either)\s+(?:are|is|could\s+be|seem|would\s+be)\s+(?:equally\s+)?"
     r"(?:defensible|reasonable|correct|right|acceptable|plausible|possible|valid)|torn\s+between|somewhere\s+between|"
     r"(?:won['’]?t|will\s+not)\s+(?:choose|commit|pick)|(?:would\s+not|wouldn['’]t)\s+commit|"
-    r"(?:could\s+not|couldn['’]t|did\s+not|didn['’]t|failed\s+to)\s+reach\s+(?:a\s+|an\s+|any\s+)?(?:consensus|decision|agreement|"
+    r"(?:could\s+not|couldn['’]t|did\s+not|didn['’]t|failed\s+to|unable\s+to)\s+reach\s+(?:a\s+|an\s+|any\s+)?(?:consensus|decision|agreement|"
     r"verdict|conclusion|majority)|depend(?:s|ing)\s+on\s+which|before\s+committing|"
     r"not\s+yet\s+(?:reached|decided|agreed)|no\s+consensus|without\s+(?:a\s+)?consensus|undecided|(?:a|is\s+|the\s+)tie[ds]?|(?:evenly|equally)\s+split|"
     r"none\s+of\s+the\s+(?:listed\s+|given\s+)?(?:options|answers|choices)\s+(?:is|are|fits?))\b", re.IGNORECASE)

@@ -236,6 +236,8 @@ NO_ANSWER_FORMS: list[tuple[str, PairForm, str]] = [
     ("moderator-reports-both", lambda L1, T1, L2, T2: f"Moderator summary: two experts chose {L1}, one chose {L2}. The panel is "
                                                          "split 2-1 and I won't override the experts; I am reporting both "
                                                          "positions.", "ambiguous"),
+    ("votes-then-no-decision", lambda L1, T1, L2, T2: f"Expert votes: {L1}, {L2}.\n\nModerator: the experts disagree. "
+                                                         "I'm unable to reach a decision.", "ambiguous"),
     ("two-clauses-two-letters", lambda L1, T1, L2, T2: f"In an adult I'd choose {L1}, in a child under 12 {L2}.", "ambiguous"),
     ("text-dash-answer-letter-conflict", lambda L1, T1, L2, T2: f"It's {T2} — answer {L1}.", "conflict"),
     ("json-letter-text-conflict", lambda L1, T1, L2, T2: json.dumps({"answer": L1, "answer_text": T2}), "conflict"),

@@ -111,6 +111,10 @@ CORPORA = [HERE / "replies.jsonl", HERE / "replies_second.jsonl", HERE / "replie
 # the experts; I am reporting both positions" (read as the majority's letter; now no answer). Its misses: eponyms
 # ("Answer: Berger disease", "de Quervain's", "Nursemaid's elbow"), a repeating reply cut by the token limit, and junk
 # after the answer that carries a second answer line.
+# `replies_twentysecond` (250, a twenty-second author, hand-written, an everyday log) was first measured after that:
+# 98.0% exact, 1 silent mis-grade: "Expert votes: yes, no, maybe." then "I'm unable to reach a decision" (read as the
+# first vote; now no answer). Its misses: "Answer: (B" cut by the token limit, eponyms and aliases ("Berger disease",
+# "Frozen shoulder", read as conflicts because a word is shared with another option), "— i.e., option B" after a label.
 KNOWLEDGE_ONLY = {("replies_twelfth.jsonl", "m0291")}  # a conflict that takes medical knowledge to see
 FLOORS = {"replies.jsonl": 0.99, "replies_second.jsonl": 0.99, "replies_third.jsonl": 0.98,
           "replies_blind.jsonl": 0.90, "replies_heldout.jsonl": 0.97, "replies_final.jsonl": 0.98,
@@ -121,7 +125,8 @@ FLOORS = {"replies.jsonl": 0.99, "replies_second.jsonl": 0.99, "replies_third.js
           "replies_fourteenth.jsonl": 0.99, "replies_fifteenth.jsonl": 0.96,
           "replies_sixteenth.jsonl": 0.98, "replies_seventeenth.jsonl": 0.99,
           "replies_eighteenth.jsonl": 0.97, "replies_nineteenth.jsonl": 0.99,
-          "replies_twentieth.jsonl": 0.95, "replies_twentyfirst.jsonl": 0.97}
+          "replies_twentieth.jsonl": 0.95, "replies_twentyfirst.jsonl": 0.97,
+          "replies_twentysecond.jsonl": 0.98}
 REASON_FLOOR = 0.88  # share of labelled no-answers given the labelled reason (authors differ at the edges)
 
 
