@@ -152,7 +152,7 @@ def value(text: str, options: dict[str, str], *, whole: bool = False, loose: boo
         if key is None:
             return None  # "Answer: (X) option text" echoed from the prompt, or a letter this question lacks
         rest = first[trailing.end():] if trailing else text[letter.end():]
-        if not trailing and re.match(r"\s*[.!]\s+[A-Z]", rest):
+        if not trailing and re.match(r"\s*[.!][ \t]+(?!(?:Or|Otherwise|Unless|Else|If|But)\b)[A-Z]", rest):
             rest = rest[:1]  # "Keep C. The expert noted ...": the next sentence is not C's text
         clause = trailing.group(1) if trailing else _TEXT_ENDS.split(rest.lstrip(" )].:–—-").split("\n", 1)[0], maxsplit=1)[0]
         others = [m.group(1) or m.group(2) for m in (*_listed(rest), *_OR_LATER.finditer(rest.split("\n\n", 1)[0][:80])) if m]
