@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from mdagents.scoring.statements import AMBIGUOUS, NEGATED_AFTER, OPTION_LIST
+from mdagents.scoring.statements import AMBIGUOUS, LIST_ITEM, NEGATED_AFTER, OPTION_LIST
 from mdagents.scoring.text import normalise, words
 
 OPTION_TEXT, LETTER = "option_text", "letter"
@@ -43,7 +43,7 @@ _MENTION = re.compile(
 
 # An option described in general, not concluded: "Intussusception usually gives colicky pain ...".
 _DESCRIBED_AFTER = re.compile(r"\s+(?:usually|typically|classically|generally|tends?\s+to)\b", re.IGNORECASE)
-_LISTED_LINE = re.compile(r"\s*(?:\d+[.)]|[-*•])\s")  # "4. Hepatoblastoma": an item of a list, not a conclusion
+_LISTED_LINE = re.compile(r"\s*" + LIST_ITEM + r"\s")  # "4. Hepatoblastoma": an item of a list, not a conclusion
 
 
 def negated(text: str, start: int, end: int) -> bool:

@@ -189,9 +189,9 @@ def value(text: str, options: dict[str, str], *, whole: bool = False, loose: boo
     if not found and loose and len(said := set(words(clause))) >= 2 and len(inside := [k for k, v in options.items()
                                                                           if said <= set(words(v))]) == 1:
         found = [(0, inside[0])]  # "the thyroglossal cyst" of "Thyroglossal duct cyst"
-    if not found and (named := _TEXT_THEN_OPTION.match(first)) and keys.get(named.group(1).upper()) \
-            and not options_meant(named.group(0), options) - {keys[named.group(1).upper()]}:
-        return keys[named.group(1).upper()]  # "oral rehydration therapy, option A" (the text an alias of A's)
+    named = None if found else _TEXT_THEN_OPTION.match(first)
+    if named and (key := keys.get(named.group(1).upper())) and not options_meant(named.group(0), options) - {key}:
+        return key  # "oral rehydration therapy, option A" (the text an alias of A's)
     if not found:
         return None
     if re.search(r"\b(?:or|and/or)\b", clause) and len(options_meant(clause, options)) > 1:
@@ -201,10 +201,11 @@ def value(text: str, options: dict[str, str], *, whole: bool = False, loose: boo
     return CONFLICT if named and keys.get((named.group(1) or named.group(2)).upper()) not in (None, key) else key  # "X, which is E"
 
 
-_MARKED = re.compile(r"^[ \t]*(?:[-*•]|\d+[.)]|\|)?[ \t]*(?P<item>[^\n|]{1,80}?)[ \t]*(?:(?:←|<-+|<=+)[ \t]*(?:chosen|selected|"
+LIST_ITEM = r"(?:[-*•]|\d+[.)])"  # a bullet or a number opening a list's line
+_MARKED = re.compile(r"^[ \t]*(?:" + LIST_ITEM + r"|\|)?[ \t]*(?P<item>[^\n|]{1,80}?)[ \t]*(?:(?:←|<-+|<=+)[ \t]*(?:chosen|selected|"
                      r"my\s+(?:answer|pick|choice)|answer|pick|final)\b|\((?:chosen|selected|my\s+answer)\)|\|[ \t]*(?:chosen|selected)\b)"
                      r"[^\n]*$", re.IGNORECASE | re.MULTILINE)
-_BOX = re.compile(r"^[ \t]*(?:[-*•]|\d+[.)])?[ \t]*\[(?P<mark>[ xX✓✔])\][ \t]*(?P<item>[^\n]+)$", re.MULTILINE)
+_BOX = re.compile(r"^[ \t]*" + LIST_ITEM + r"?[ \t]*\[(?P<mark>[ xX✓✔])\][ \t]*(?P<item>[^\n]+)$", re.MULTILINE)
 
 
 def _marked_items(body: str, options: dict[str, str]) -> list[Statement]:
