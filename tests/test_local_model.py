@@ -146,6 +146,6 @@ async def test_a_saved_state_carries_no_logits_buffer_of_its_own() -> None:
     provider = LocalProvider("smollm2-135m")
     await provider.complete([Message("user", "Name one symptom of anaemia. " * 90)], GenerationParams(max_tokens=4),
                             timeout=300)
-    state = _load(provider.path, provider.n_ctx).save_state()
+    state = _load(provider.path, provider.n_ctx, provider.writing_threads).save_state()
     assert state.n_tokens > 520  # past the default batch of 512 rows
     assert state.scores.nbytes <= 128 * 49_152 * 4  # 25 MB; llama-cpp-python's default batch copies 100 MB

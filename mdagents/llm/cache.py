@@ -38,7 +38,8 @@ cache_variant: ContextVar[int] = ContextVar("cache_variant", default=0)
 
 
 def cache_key(provider: str, model: str, base_url: str | None, messages: Sequence[Message],
-              params: GenerationParams, variant: int = 0) -> str:
+              params: GenerationParams, variant: int = 0, weights: str | None = None) -> str:
+    """`weights`: the layout a model is computed in, when the provider chooses it (the embedded model)."""
     payload: dict[str, object] = {
         "provider": provider,
         "model": model,
@@ -48,6 +49,8 @@ def cache_key(provider: str, model: str, base_url: str | None, messages: Sequenc
     }
     if variant:
         payload["repeat"] = variant
+    if weights:
+        payload["weights"] = weights
     return hashlib.sha256(json.dumps(payload, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 

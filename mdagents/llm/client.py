@@ -175,7 +175,7 @@ class LLM:
         completion = None
         if self.cache is not None:
             key = cache_key(self.provider.name, self.provider.model, self.provider.base_url, messages, params,
-                            cache_variant.get())
+                            cache_variant.get(), getattr(self.provider, "weights", None))
             completion = self._cached(key) if use_cache else None
         if completion is None:
             try:

@@ -86,6 +86,15 @@ def prompt_layout_of(spec: ModelSpec) -> str | None:
     return prompt_layout_for(spec.model)
 
 
+def weights_of(spec: ModelSpec) -> str | None:
+    """The layout a spec's provider computes its model in, when it chooses one, known without building it."""
+    if spec.provider != "local":
+        return None
+    from mdagents.llm.local import weights_for
+
+    return weights_for(spec.model)
+
+
 def open_cache(path: str | Path) -> ResponseCache | None:
     """The response cache at `path`, or None with one warning when it cannot be opened (the run goes on)."""
     try:

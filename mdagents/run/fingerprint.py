@@ -5,7 +5,8 @@ Built by exclusion: every RunConfig field counts except the few that only change
 (speed, retries, where files go), so a new option is part of the fingerprint unless it is
 listed here. The dataset counts by its path and the sha256 of its content; prompts by their
 hashes; grading by the extraction version; a model that lays agents' prompts out its own way
-(the embedded model, see llm/types.py) by that layout.
+(the embedded model, see llm/types.py) by that layout, and one whose weights are converted (the
+embedded model, see llm/local_weights.py) by their layout.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from mdagents import prompts
 from mdagents.analysis.variants import differences
 from mdagents.errors import UsageError
 from mdagents.hashing import file_sha256
-from mdagents.llm.factory import prompt_layout_of
+from mdagents.llm.factory import prompt_layout_of, weights_of
 from mdagents.run.config import RunConfig
 from mdagents.scoring import GRADER_VERSION
 
@@ -47,6 +48,8 @@ def fingerprint_fields(config: RunConfig, dataset_path: Path) -> dict[str, Any]:
     fields["prompt_hashes"] = prompts.hashes()
     if layout := prompt_layout_of(config.model_spec):  # absent for the usual order: fingerprints as before
         fields["prompt_layout"] = layout
+    if weights := weights_of(config.model_spec):  # the embedded model's weights, converted (llm/local_weights.py)
+        fields["weights"] = weights
     fields |= method_fields(config)
     return json.loads(json.dumps(fields, default=str))  # plain JSON values, as the manifest will hold them
 
