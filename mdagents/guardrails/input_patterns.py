@@ -212,12 +212,16 @@ EMERGENCY_OTHER: list[str] = [
     r"(?:شرب|شربت|بلع|بلعت)\S*[^.؟!]{0,30}(?:كلور|الكلور|ديتول|بنزين|مبيد|حبوب|بطارية|الدوا كله)|بينزف|الدم مش راضي يوقف|"
     r"(?:لدغ|عض)\w* (?:ثعبان|حية|أفعى|الحية|الثعبان)|وقع في (?:البحر|المية|الميه|البيسين|المسبح)|غرق\b",
     r"\b(?:msh|mish|mesh|mush|mo|ma) ?(?:2ader|ader|adir|2adir|2adra|adra)\w* (?:at|y|t|n|a)?(?:tnafas|nafas|tanafas|5od nafas|akhod nafas)",
+    r"\b(?:3am |3m |b)?(?:[yt]e?t?|bi?t?)shann?aj\w*|\bnawbet sara3",  # arabizi: "convulsing", "a seizure"
     # hi (Devanagari and Hinglish)
     r"\bsaa?ns\w* (?:nahi|nahin|nai|na) (?:le|aa|a)\w*|\bsaa?ns (?:ruk|band)|(?:साँप|सांप) ने काट|\bsaa?np ne kaa?t|"
     r"दौरा पड़|झटके आ रहे|\b(?:daura pad|jhatke aa rahe)|बहुत खून|खून (?:बह|रुक नहीं)|\bbahut khoon|\bkhoon (?:beh|ruk nahi)|"
     r"\bbehosh|\b(?:seene|sine|chhati|chest) (?:me|mein|mai) (?:bahut )?dard|डूब (?:गया|गई|रहा|रही)|\bdoob (?:gaya|gayi|raha)|"
     r"मुँह टेढ़ा|मुंह टेढ़ा|बोल नहीं पा रह|(?:बच्चे|बच्चा|बेटे|बेटी)\S*.{0,30}(?:निगल|पी ली|पी लिया|खा ली|खा लिया).{0,20}"
     r"(?:गोलियां|गोली|दवा|बैटरी|तेज़ाब|तेजाब|कीटनाशक|फिनाइल)",
+    # sprayed or drank a pesticide, then sick: "keedanashak spray kar rahe the ... lagatar ulti"
+    r"\b(?:keedanashak|keetnashak|kitnashak|keede ki dawa|pesticide)\b.{0,200}\b(?:ulti|chakkar|pasina|saa?ns|behosh)|"
+    r"कीटनाशक.{0,200}(?:उल्टी|चक्कर|पसीना|सांस|साँस|बेहोश)",
     # Collapsed, not answering, breathing oddly
     r"(?:il|elle) (?:ne )?r[ée]pond (?:plus|pas)\b|respire (?:presque (?:plus|pu)|bizarre)|"
     r"no responde\b(?! (?:a|al|bien) )|respira (?:raro|con dificultad)|n[ãa]o responde\b(?! (?:a|ao|bem) )|"
@@ -477,6 +481,10 @@ CRISIS_OTHER_LANGUAGES: list[str] = [
     r"\b(?:msh|mish|mesh) 3ayz?a?e?z? a3ee?sh|\b3ayz?e?z? amoo?t|\bbad?dy? moo?t|\bma bdi 3ii?sh",
     r"(?:पंखे|फंदे|फाँसी|फांसी).{0,25}(?:लटक|लगा)|नस काट|(?:ज़हर|जहर) खा(?:ने|ऊँ|ऊं|ना)|"
     r"\b(?:mar jaa?na chaa?ht|marna chaa?ht|jeena nahi chaa?ht|khudkushi|suicide kar)",
+    # "what's the point of living", and heading for the railway tracks
+    r"(?:जी कर|जीने का|जीकर) (?:क्या|कोई) (?:फायदा|फ़ायदा|मतलब)|\b(?:jee ?kar|jeene ka) (?:kya|koi) (?:fayda|faida|fayeda|matlab)\b|"
+    r"(?:रेल|ट्रेन|रेलवे)(?: की)? (?:पटरी|पटरियों|ट्रैक)\S*.{0,25}(?:जा रहा|जा रही|लेट|कूद)|"
+    r"\b(?:rail|train|railway)(?: ki)? (?:patri|patriyon|track)\w*\b.{0,25}\b(?:ja raha|ja rahi|let|kood)",
     # Jumping, a poison kept for a day, a rope bought, joining someone who died
     r"me tiro (?:del|de la|por)|tirarme (?:por|del|de la)|me jeter par la fen[êe]tre|pular d[oa] (?:viaduto|pr[ée]dio|ponte)|"
     r"atirar-me d[ao]|从(?:阳台|楼上|楼顶|桥上)跳下去|一了百了|(?:أرمي|ارمي) (?:نفسي|حالي)|\bchhat se kood|छत से कूद",

@@ -29,6 +29,8 @@ UNDECIDED = re.compile(
     r"(?:won['’]?t|will\s+not)\s+(?:choose|commit|pick)|(?:would\s+not|wouldn['’]t)\s+commit|"
     r"(?:could\s+not|couldn['’]t|did\s+not|didn['’]t|failed\s+to|unable\s+to)\s+reach\s+(?:a\s+|an\s+|any\s+)?(?:consensus|decision|agreement|"
     r"verdict|conclusion|majority)|depend(?:s|ing)\s+on\s+which|before\s+committing|"
+    r"(?:choice|answer|decision)\s+depends\s+on|\(?[A-E]\)?\s+and\s+\(?[A-E]\)?\s+(?:are\s+)?(?:equally|both)\s+(?:valid|correct|"
+    r"reasonable|acceptable|defensible|plausible)|"
     r"not\s+yet\s+(?:reached|decided|agreed)|no\s+consensus|without\s+(?:a\s+)?consensus|undecided|(?:a|is\s+|the\s+)tie[ds]?|(?:evenly|equally)\s+split|"
     r"none\s+of\s+the\s+(?:listed\s+|given\s+)?(?:options|answers|choices)\s+(?:is|are|fits?))\b", re.IGNORECASE)
 _TWO_OFFERED = re.compile(  # "either B or A", "B or D", "both A and C", "A/B" (not "neither ... nor")

@@ -30,7 +30,7 @@ from mdagents.scoring.statements import (
 )
 from mdagents.scoring.text import after_reasoning, plain, plain_options, tally, words
 
-GRADER_VERSION = "contract-6"
+GRADER_VERSION = "contract-7"
 TRUNCATED, NONE, LLM, DECLARATION = "truncated", "none", "llm", "declaration"
 REASONS = (CONFLICT, AMBIGUOUS, TRUNCATED, REFUSED, NONE)
 MODEL_READABLE = (NONE, CONFLICT, AMBIGUOUS)  # no answer the rules could read; a model might (an alias)
@@ -166,11 +166,12 @@ def _decide(found: list[Statement], body: str, options: dict[str, str], *, trunc
     if _CUT_MID_DECLARATION.search(body.rstrip()[-40:]) and not contract and len({s.value for s in pool}) != 1:
         return AMBIGUOUS
     rivals = contract[:-1] if contract else [s for s in found if s.at < final.at]
+    stop = max(s.end for s in found if s.at == final.at) or final.at  # its own words too: "Corrected final answer: B"
     for earlier in rivals:
         asked = re.match(r"[^.!\n]*\?", body[max(earlier.at, 0):])  # "D, not C? No - ..." asks, does not declare
         if ((earlier.value in options or (contract and earlier.value == CONFLICT)) and final.value in options
                 and earlier.value != final.value and not asked
-                and not REVISION.search(body, max(earlier.at, 0), max(final.at, final.end))):
+                and not REVISION.search(body, max(earlier.at, 0), max(final.at, stop))):
             return CONFLICT if contract else AMBIGUOUS  # "Answer: (D) Central cord" then "Answer: (C) Central cord"
     if contract:  # a declaration before the answer lines ("The correct answer is (C)"), unless itself in doubt
         before = [s for s in found if s.kind != CONTRACT and 0 <= s.at < contract[0].at]

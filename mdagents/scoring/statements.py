@@ -55,10 +55,10 @@ _STRONG = [
 _MARKER = re.compile(r"(?<![A-Za-z0-9_-])(?:(?P<strong>" + "|".join(_STRONG) + r")|answer|decision|verdict|conclusion|next\s+step|(?P<identity>that['’]s|this\s+is))"
                      r"(?:(?<![A-Za-z])|(?![A-Za-z0-9_-]))", re.IGNORECASE)
 _FILLER = re.compile(
-    r"(?:\s*(?:is|was|are|would\s+be|should\s+be|will\s+be|must\s+be|remains|stays|becomes|of|as|to|be|here|now|then|"
+    r"(?:\s*(?:(?:is|was|are|would\s+be|should\s+be|will\s+be|must\s+be|remains|stays|becomes|of|as|to|be|here|now|then|"
     r"therefore|thus|so|either|probably|likely|most\s+likely|definitely|clearly|certainly|indeed|actually|still|finally|"
     r"ultimately|overall|unanimously|on|for|upon|with|that|the|letter|option|choice|answer|number|keep|revise\s+to|es(?:\s+la|\s+el)?|"
-    r"est(?:\s+la|\s+le)?|ist|è|é(?:\s+(?:a|o)(?=\s+\(?[A-E]\b))?|[:=\-–—>→⇒,'\"“”‘’]|是|为|為|\(\s*\d+\s*/\s*\d+[^)]*\))\s*)*",
+    r"est(?:\s+la|\s+le)?|ist|è|é(?:\s+(?:a|o)(?=\s+\(?[A-E]\b))?)(?![\w'’])|[:=\-–—>→⇒,'\"“”‘’]|是|为|為|\(\s*\d+\s*/\s*\d+[^)]*\))\s*)*",
     re.IGNORECASE)
 HYPOTHETICAL = re.compile(
     r"\b(?:if|unless|might|may|could|tempting|(?:some|many|most)\s+(?:might|would|may)|one\s+might|others?\s+(?:might|"
@@ -77,7 +77,7 @@ _LETTER_FIRST = re.compile(
 _LETTER = re.compile(r"\s*(?:(?i:option|choice|letter|letra|opci[oó]n|op[cç][aã]o|alternativa|विकल्प|选项|الخيار)\s*)?"
                      r"(?:[(\[]\s*(?P<b>[A-Za-z])\s*[)\]]|(?P<u>[A-Z])(?![\w’]|'\w|-\w)|(?P<l>[a-z])(?=\s*(?:[).:;,!?]|$|\s+[-–—]|"
                      r"\s+(?:because|since|as|given|due)\b)))")
-_ANOTHER = re.compile(r"\s*(?:,|/|&|\+|\(?\s*\bor\b|\band\b|\band/or\b|\bvs\.?|\bversus\b|\.\s*or\b)\s*(?:then\s+|option\s+|choice\s+|"
+_ANOTHER = re.compile(r"\s*(?:,|/|&|\+|\(?\s*\bor\b|\band\b|\band/or\b|\bvs\.?|\bversus\b|\.\s*or\b|\b(?:o|ou|y|et)\b|或者?|و|أو|या|और)\s*(?:then\s+|option\s+|choice\s+|"
                       r"possibly\s+|maybe\s+|perhaps\s+)?(?:[(\[]\s*([A-Za-z])\s*[)\]]|([A-E])(?![\w'’]))")
 # An option's text, then its letter: "ectopic ACTH (B)", "Cross-linking of DNA (A), because ..."
 _TRAILING_LETTER = re.compile(r"([^(\[\n]{2,60}?)\s*(?:[(\[](?:(?i:option|choice)\s+)?([A-Za-z])[)\]]|[-–—]\s*(?i:option|choice)\s+"
@@ -143,7 +143,7 @@ def value(text: str, options: dict[str, str], *, whole: bool = False, loose: boo
         return None  # a count ("votes: A: 2, B: 2", "yes = 2, no = 2"), not a choice
     letter = _LETTER.match(text)
     if letter and letter.group("u") and re.match(r"[AI]\s+[a-z0-9']", text[letter.start("u"):]) and not re.match(
-            r"A\s+(?:is|was|because|as|since|yes|no|maybe|or|and|vs|versus|over|rather|not|nor)(?![\w-])", text[letter.start("u"):]):
+            r"A\s+(?:is|was|because|as|since|yes|no|maybe|or|and|vs|versus|over|rather|not|nor|o|ou|y|et)(?![\w-])", text[letter.start("u"):]):
         letter = None  # "A 45-year-old ...", "I think ..."
     first = text.split("\n", 1)[0]
     trailing = None if letter or not (whole or label) else _TRAILING_LETTER.match(first)  # an answer line's value
@@ -152,9 +152,12 @@ def value(text: str, options: dict[str, str], *, whole: bool = False, loose: boo
         if key is None:
             return None  # "Answer: (X) option text" echoed from the prompt, or a letter this question lacks
         rest = first[trailing.end():] if trailing else text[letter.end():]
-        if not trailing and re.match(r"\s*[.!][ \t]+(?!(?:Or|Otherwise|Unless|Else|If|But)\b)[A-Z]", rest):
-            rest = rest[:1]  # "Keep C. The expert noted ...": the next sentence is not C's text
+        if not trailing and re.match(r"\s*[.!][ \t]+(?!(?:Or|Otherwise|Unless|Else|If|But)\b)[A-Z]", rest) and not (
+                (said := set(words(rest.split("\n", 1)[0].strip(" .!")))) and any(set(words(v)) == said for v in options.values())):
+            rest = rest[:1]  # "Keep C. The expert noted ...": the next sentence is not C's text, but "E. Lithium" is
         clause = trailing.group(1) if trailing else _TEXT_ENDS.split(rest.lstrip(" )].:–—-").split("\n", 1)[0], maxsplit=1)[0]
+        if not trailing and not clause and (aside := re.match(r"\s*\(([^()\n]{2,80})\)", rest)):
+            clause = aside.group(1)  # "Answer: A (Rheumatic fever)": the text in brackets is A's
         others = [m.group(1) or m.group(2) for m in (*_listed(rest), *_OR_LATER.finditer(rest.split("\n\n", 1)[0][:80])) if m]
         others += re.findall(r"[(\[]([A-Za-z])[)\]]", re.split(r"\n|\.\s", rest)[0][:60]) if whole else []  # "(B) if stable, (C) if not"
         others += _CLAUSE_LETTER.findall(re.split(r"\n|[.;!?](?:\s|$)", rest)[0][:80])  # "A in an adult, in a child B"
@@ -242,7 +245,8 @@ def _answer_lines(body: str, options: dict[str, str]) -> list[Statement]:
             text = next((line.strip() for line in body[match.end():].splitlines() if line.strip()), "")
             if _LINE.match(text):
                 continue
-        said = value(text, options, whole=True)
+        text = re.sub(r"^(?:the\s+)?(?:final\s+|correct\s+|best\s+)?answer\s+is\s*:?\s*", "", text, flags=re.IGNORECASE)
+        said = value(text, options, whole=True)  # "Final Answer: The final answer is D."
         if said is not None:
             lines.append(Statement(match.start(), CONTRACT, said, match.start("value")))
     return lines

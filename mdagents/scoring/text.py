@@ -87,7 +87,7 @@ def clean(text: str) -> str:
     """Plain words: markdown emphasis, headings, LaTeX wrappers and emoji marks removed; a box is a declaration."""
     text = unicodedata.normalize("NFKC", text).translate(str.maketrans(_CIRCLED))  # full-width Ｂ, 𝐀, 🅑 -> B
     text = re.sub(r"\\(?:text|textbf|mathrm|mathbf|textit)\s*\{([^{}]*)\}", r"\1", text)
-    text = re.sub(r"\\boxed\s*\{([^{}]*)\}", r"\nFinal answer: \1\n", text)
+    text = re.sub(r"\\boxed\s*\{([^{}]*)\}([ \t]*\([^()\n]{2,80}\))?", r"\nFinal answer: \1\2\n", text)  # "(text)" after it kept
     text = re.sub(r"<(answer|final_answer)>\s*([^<]*?)\s*</\1>", r"\nFinal answer: \2\n", text, flags=re.IGNORECASE)
     text = re.sub(r"[\"'](?:final_?answer|answer|choice|prediction|decision|option)[\"']\s*:\s*[\"']?([^\"',}\n]*)[\"']?"
                   r"(?:\s*,\s*[\"'](?:answer_?text|option_?text|text)[\"']\s*:\s*[\"']([^\"'}\n]*)[\"'])?",
@@ -157,8 +157,17 @@ _STOPWORDS = frozenset("the a an of and or with in to for on by at from as is de
                        "da do di der die das und".split())
 
 
+# A drug's international (INN, British) name and its United States name are one word.
+_DRUG_NAMES = dict(pair.split("=") for pair in (
+    "paracetamol=acetaminophen salbutamol=albuterol adrenaline=epinephrine noradrenaline=norepinephrine "
+    "lignocaine=lidocaine frusemide=furosemide pethidine=meperidine ciclosporin=cyclosporine rifampicin=rifampin "
+    "glibenclamide=glyburide isoprenaline=isoproterenol suxamethonium=succinylcholine aciclovir=acyclovir "
+    "cefalexin=cephalexin colecalciferol=cholecalciferol").split())
+
+
 def _canonical(word: str) -> str:
-    """One spelling of a word: British/American variants and plurals fold together ("coeliac" = "celiac")."""
+    """One spelling of a word: British/American variants, plurals and drug names fold together ("coeliac" = "celiac")."""
+    word = _DRUG_NAMES.get(word, word)
     folded = "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
     word = folded if folded.isascii() else word  # "deficiência" = "deficiencia"; other scripts keep their marks
     word = word.replace("ae", "e").replace("oe", "e")

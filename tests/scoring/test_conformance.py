@@ -99,6 +99,9 @@ FINAL_FORMS: list[tuple[str, Form, bool]] = [
     ("marked-list-item", lambda L, T: "\n".join(f"{i}. {x}" + (" ← chosen" if x == L else "")
                                                  for i, x in enumerate(sorted({L, *_two_others(L)}), 1)), False),
     ("ticked-box", lambda L, T: "\n".join(f"- [{'x' if x == L else ' '}] {x}" for x in sorted({L, *_two_others(L)})), False),
+    ("final-answer-letter-period-text", lambda L, T: f"**Final Answer:** {L}. {T}", True),
+    ("answer-letter-text-in-brackets", lambda L, T: f"Answer: {L} ({T})", True),
+    ("boxed-text-in-brackets", lambda L, T: f"**Final Answer:** \\boxed{{{L}}} ({T})", True),
 ]
 
 
@@ -247,6 +250,11 @@ NO_ANSWER_FORMS: list[tuple[str, PairForm, str]] = [
         lambda L1, T1, L2, T2: f"Answer: ({L1}) {T1}\n\nAnswer: ({L2}) {T2}",
         "conflict",
     ),
+    ("letter-period-other-text", lambda L1, T1, L2, T2: f"**Final Answer:** {L1}. {T2}", "conflict"),
+    ("letter-other-text-in-brackets", lambda L1, T1, L2, T2: f"Answer: {L1} ({T2})", "conflict"),
+    ("boxed-other-text-in-brackets", lambda L1, T1, L2, T2: f"\\boxed{{{L1}}} ({T2})", "conflict"),
+    ("spanish-letter-o-letter", lambda L1, T1, L2, T2: f"La respuesta es {L1} o {L2}.", "ambiguous"),
+    ("two-letters-equally-valid", lambda L1, T1, L2, T2: f"I'd consider {L1} and {L2} equally valid here.", "ambiguous"),
     ("cannot-choose", lambda L1, T1, L2, T2: "I cannot choose any of these options.", "refused"),
     (
         "none-correct",

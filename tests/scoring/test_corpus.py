@@ -115,6 +115,12 @@ CORPORA = [HERE / "replies.jsonl", HERE / "replies_second.jsonl", HERE / "replie
 # 98.0% exact, 1 silent mis-grade: "Expert votes: yes, no, maybe." then "I'm unable to reach a decision" (read as the
 # first vote; now no answer). Its misses: "Answer: (B" cut by the token limit, eponyms and aliases ("Berger disease",
 # "Frozen shoulder", read as conflicts because a word is shared with another option), "— i.e., option B" after a label.
+# `replies_twentythird` (250, a twenty-third author, hand-written, open-weight models served locally: think blocks,
+# JSON, boxed answers, template leakage) was first measured after that: 92.8% exact, 7 silent mis-grades: an option's
+# letter with another option's text after a period or in brackets ("**Final Answer:** E. Lithium", "Answer: A (Rheumatic
+# fever)", "\boxed{C} (Sigmoid diverticulitis)"), a British drug name for the American option ("Answer: D — paracetamol"
+# where acetaminophen is A), "La respuesta es A o C.", and "I'd consider B and E equally valid". Its misses: a brand name
+# (Zofran), "因此选 A", "结论：可能（maybe）", a JSON "final_decision" key, a conclusion told only in a sentence.
 KNOWLEDGE_ONLY = {("replies_twelfth.jsonl", "m0291")}  # a conflict that takes medical knowledge to see
 FLOORS = {"replies.jsonl": 0.99, "replies_second.jsonl": 0.99, "replies_third.jsonl": 0.98,
           "replies_blind.jsonl": 0.90, "replies_heldout.jsonl": 0.97, "replies_final.jsonl": 0.98,
@@ -126,7 +132,7 @@ FLOORS = {"replies.jsonl": 0.99, "replies_second.jsonl": 0.99, "replies_third.js
           "replies_sixteenth.jsonl": 0.98, "replies_seventeenth.jsonl": 0.99,
           "replies_eighteenth.jsonl": 0.97, "replies_nineteenth.jsonl": 0.99,
           "replies_twentieth.jsonl": 0.95, "replies_twentyfirst.jsonl": 0.97,
-          "replies_twentysecond.jsonl": 0.98}
+          "replies_twentysecond.jsonl": 0.98, "replies_twentythird.jsonl": 0.97}
 REASON_FLOOR = 0.88  # share of labelled no-answers given the labelled reason (authors differ at the edges)
 
 
