@@ -212,7 +212,7 @@ EMERGENCY_OTHER: list[str] = [
     r"(?:شرب|شربت|بلع|بلعت)\S*[^.؟!]{0,30}(?:كلور|الكلور|ديتول|بنزين|مبيد|حبوب|بطارية|الدوا كله)|بينزف|الدم مش راضي يوقف|"
     r"(?:لدغ|عض)\w* (?:ثعبان|حية|أفعى|الحية|الثعبان)|وقع في (?:البحر|المية|الميه|البيسين|المسبح)|غرق\b",
     r"\b(?:msh|mish|mesh|mush|mo|ma) ?(?:2ader|ader|adir|2adir|2adra|adra)\w* (?:at|y|t|n|a)?(?:tnafas|nafas|tanafas|5od nafas|akhod nafas)",
-    r"\b(?:3am |3m |b)?(?:[yt]e?t?|bi?t?)shann?aj\w*|\bnawbet sara3",  # arabizi: "convulsing", "a seizure"
+    r"\b(?:3am |3m )?\w{0,3}(?:sh|ch)ann?[oa]j\w*|\bnawbet sara3",  # arabizi: "convulsing", "a seizure"
     # hi (Devanagari and Hinglish)
     r"\bsaa?ns\w* (?:nahi|nahin|nai|na) (?:le|aa|a)\w*|\bsaa?ns (?:ruk|band)|(?:साँप|सांप) ने काट|\bsaa?np ne kaa?t|"
     r"दौरा पड़|झटके आ रहे|\b(?:daura pad|jhatke aa rahe)|बहुत खून|खून (?:बह|रुक नहीं)|\bbahut khoon|\bkhoon (?:beh|ruk nahi)|"
@@ -237,6 +237,18 @@ EMERGENCY_OTHER: list[str] = [
     # A knock to the head, then vomiting
     r"(?:cogn|tomb)\w*\b.{0,100}\bvomi|(?:se golpe[óo]|se peg[óo]|se cay[óo])\b.{0,100}\bvomit|(?:摔|磕|撞).{0,40}吐了|"
     r"(?:وقع|سقط|ضرب راس|ضرب رأس).{0,80}(?:تقيأ|رجّع|استفرغ)|(?:\bgir|गिर).{0,80}(?:\bulti|उल्टी)",
+    # A week's pills or several doses taken at once, and now drowsy, slow or clammy
+    r"\b(?:taken|took|swallowed)\s+(?:all|a whole|the whole|double|(?:two|three|several) doses?)\b.{0,80}\b(?:pills?|tablets?|"
+    r"meds|medication|doses?)\b.{0,150}\b(?:sleepy|drowsy|hard to (?:rouse|wake)|won'?t wake|unresponsive)|"
+    r"(?:pris|aval[ée])\s+(?:ses comprim[ée]s deux fois|trois doses|tous ses comprim[ée]s|toute la bo[îi]te).{0,150}"
+    r"(?:t[êe]te qui tourne|pouls|somnolent|endormi|ne r[ée]pond)|"
+    r"(?:tomado|tom[óo]|tragado)\s+(?:por error\s+)?(?:todas las pastillas|toda la caja|el doble).{0,150}"
+    r"(?:flojo|medio dormido|adormilad|no responde)|"
+    r"(?:tomou|engoliu)\s+(?:sem querer\s+)?(?:uma cartela inteira|todos os comprimidos|o dobro).{0,150}"
+    r"(?:molinha|molenga|sonolent|falando devagar|n[ãa]o responde)|"
+    r"(?:一周|一整瓶|整盒|两次|双倍).{0,12}(?:一起吃了|全吃了|吃了).{0,40}(?:反应(?:很)?慢|叫不醒|迷糊|昏昏)",
+    # Speech, an arm, a face gone crooked (Quebec French)
+    r"parle tout(?:e)? croche|bouche (?:est )?croche|peu[tx] p(?:u|lus) lever (?:son|sa|le) bras",
     # A whole pack already swallowed
     r"(?:aval[ée]|pris) (?:toute la bo[îi]te|tout le tube|toute la plaquette|\d{2} comprim[ée]s)|"
     r"(?:me tom[ée]|tom[ée]|tragu[ée]) (?:toda la caja|todo el frasco|todas las pastillas|\d{2} pastillas)|"
@@ -621,7 +633,7 @@ NOTHING_SAID = (r"(?:\b(?:(?:hasn'?t|has not|didn'?t|did not|never) (?:said|ment
                 r"n'a (?:rien|jamais rien) dit|no (?:ha dicho|dijo) nada|n[ãa]o (?:disse|falou|comentou) nada|"
                 r"kuch nahi (?:kaha|bola)|kuch nahin (?:kaha|bola))\b|"
                 r"没(?:有)?(?:说过|提过|讲过)|(?:ما|مش) (?:حكى|قال|قالت|حكت) (?:شي|اشي|حاجة)|ما قالش|कुछ नहीं (?:कहा|बोला))")
-GENERAL = (r"(?:\b(?:in general|generally|usually|typically|what (?:is|are)|what (?:does|do) .{0,40}\bmean|what'?s the difference|what causes|symptoms of|signs of|"
+GENERAL = (r"(?:\b(?:in general|generally|usually|typically|what (?:is|are)|what'?s (?=\w+\??$)|चेतावनी (?:के )?संकेत|what (?:does|do) .{0,40}\bmean|what'?s the difference|what causes|symptoms of|signs of|"
            r"warning signs|how (?:is|are|do|does|can|long)|why (?:do|does|is|are)|risk (?:of|factors?)|prevent\w*|difference between|"
            r"explain|what happens|essay|documentary|if someone|for my (?:class|course|essay|project|exam)|"
            r"hypothetical\w*|someday|some day|if (?:\w+ ){1,3}ever|what (?:do|should) (?:you|we|people) do if|homework|"

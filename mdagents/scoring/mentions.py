@@ -39,7 +39,12 @@ _TWO_OFFERED = re.compile(  # "either B or A", "B or D", "both A and C", "A/B" (
 _MENTION = re.compile(
     r"\(\s*([A-Za-z])\s*\)|(?<![\w(])([A-Z])\)|\b(?:option|choice|answer|letter)\s+\(?([A-Za-z])\b\)?"
     r"|^\s*([A-Z])[.:)]?\s*(?:[-–—]\s|$|(?=\s+(?:is|would|seems|does|and|or)\b))|(?<![\w'’-])([A-Z])(?=\s*(?:[.!?]\s*$|$))"
-    r"|(?:^|(?<=[.!?;]\s))([B-E])(?=\s+[a-z])",  # a sentence about a letter: "C shortens the QT." (not "A 45-year-old")
+    r"|(?:^|(?<=[.!?;]\s))([B-E])(?=\s+[a-z])"  # a sentence about a letter: "C shortens the QT." (not "A 45-year-old")
+    # typed in a hurry: "ans c", "def D", "going w/ A", "its A bro", "La C, definitivamente", "我选A", "A obv"
+    r"|\b(?i:ans)\s*(?:(?i:is)\s*)?[-:.]?\s*\(?([a-eA-E])\)?(?![\w'’-])"
+    r"|(?:\b(?i:def(?:initely)?|prob(?:ably)?|going\s+(?:w/|with)|i['’]?m\s+going|it['’]?s|its|la|letra|opci[oó]n)\s+|我?选|应该是)"
+    r"\(?([A-E])\)?(?![\w'’-])"
+    r"|^\s*\(?([A-E])\)?(?=\s+(?i:obv\w*|for\s+sure|bro|lol|def(?:initely)?)\b|[ \t]*[💯😂👍✅])",
     re.MULTILINE)
 
 
@@ -147,6 +152,9 @@ def _letter(body: str, options: dict[str, str]) -> str | None:
     for text in sorted(options.values(), key=len, reverse=True):
         masked = re.sub(re.escape(text), " ~ ", masked, flags=re.IGNORECASE) if len(text) >= 3 else masked
     listing = len(set(OPTION_LIST.findall(masked))) >= 2
+    listed = re.search(r"(?<![\w'’-])[A-E](?:\s*,\s*[A-E](?![\w'’-])){3,}", masked)
+    if listed and len(set(re.findall(r"[A-E]", listed.group(0)))) >= 4:
+        return None  # "Options reviewed: A, B, C, D, E.": every letter listed, none chosen
     named = set()
     for match in _MENTION.finditer(masked):
         letter = next(g for g in match.groups() if g).upper()

@@ -27,17 +27,23 @@ CONTRACT, STRONG, WEAK = "contract", "strong", "weak"  # statement kinds, the mo
 _LINE = re.compile(r"^[ \t]*(?:(?:final|revised|updated|corrected|new)\s+)?(?:(?:correct|best)\s+)?(?:answer|ans|"
                    + FOREIGN_ANSWER + r")[ \t]*(?:is[ \t]*)?[:：=][ \t]*(?P<value>.*)$", re.IGNORECASE | re.MULTILINE)
 _STRONG = [
-    r"(?:final|correct|best|better|right|true|preferred|most\s+(?:likely|appropriate|accurate|correct))\s+"
+    r"(?:final|correct|best|better|right|true|preferred|agreed|most\s+(?:likely|appropriate|accurate|correct))\s+"
     r"(?:answer|option|choice|response|selection|call|pick|move|diagnos[ie]s)s?",
     r"(?:final|team|panel|group|experts?|experts['’]|mdt|committee|board|moderator['’]?s?|consensus|majority)"
     r"(?:['’]s)?\s+(?:decision|verdict|conclusion|consensus|answer|choice|recommendation|vote|pick|opinion)",
     r"(?:team|panel|group|expert|mdt)\s+consensus|consensus(?:\s+(?:answer|choice|option))?|majority(?:\s+(?:vote|view))?",
     r"(?:revis(?:e|ed|ing)|chang(?:e|ed|ing)|switch(?:ed|ing)?)\s+(?:(?:the|my|our)\s+(?:answer|choice)\s+)?to(?=\s+\(?[A-E]\b)",
+    r"(?:decision|answer|choice)\s+(?:is|was|has\s+been)\s+(?:revised|changed)\s+(?:from\s+\(?[A-E]\)?\s+)?to",
     r"(?-i:[Kk]eep(?:ing)?)(?=\s+\(?[A-E]\)?\s*(?:[.!,;]|$))",
+    r"final(?=\s+\(?[A-E]\)?[ \t]*[.!]?[ \t]*$)",  # "C... no wait. A. final A"
+    r"ans(?:\s+is)?(?=\s*[-:.]?\s*\(?[a-eA-E]\)?(?![\w'’-]))|(?-i:def|Def|DEF)(?:initely)?(?=\s+\(?[A-E]\)?(?![\w'’-]))|"
+    r"going\s+w/",  # typed: "ans c", "def D, ...", "going w/ A"
     r"(?:i|we)\s*(?:would|'d|’d)\s+(?:use|give|start|prescribe|recommend|order)(?=\s)",
     r"(?:i|we)\s*(?:would|will|'d|’d|'ll|’ll|am\s+going\s+to|shall|am|are|'m|’m)?\s*(?:choose|select|pick|go\s+with|"
-    r"opt\s+for|favou?r|settle\s+on|stick\s+with|vote(?:\s+for)?|choosing|selecting|picking|going\s+with|changing\s+(?:my|our)\s+answer\s+to)",
-    r"(?:the\s+)?(?:panel|team|experts?|group|board|committee|moderator)\s+(?:has\s+)?(?:agreed|agrees|decided|decides|"
+    r"opt\s+for|favou?r|settle\s+on|stick\s+with|stand\s+by|maintain|uphold|adopt|vote(?:\s+for)?|choosing|selecting|picking|"
+    r"going\s+with|changing\s+(?:my|our)\s+answer\s+to)",
+    r"(?:the\s+)?(?:panel|team|experts?|group|board|committee|moderator|coordinator|team\s+lead|lead)\s+(?:therefore\s+|thus\s+)?"
+    r"(?:has\s+)?(?:agreed|agrees|decided|decides|adopts|adopted|"
     r"settled|converged|concluded|chose|chooses|selected|selects|voted|votes|picked|went)(?:\s+(?:on|for|upon|with|that))?",
     r"(?:my|our)\s+(?:final\s+)?(?:answer|choice|pick|selection|vote)",
     r"chang(?:e|ed|ing)\s+(?:my|our)\s+(?:previous\s+|earlier\s+|initial\s+|original\s+)?(?:answer|choice|vote)\s+"
@@ -52,12 +58,13 @@ _STRONG = [
     FOREIGN_ANSWER, r"selected|selection|chosen|(?-i:pick)",  # not "Pick disease"
     r"(?:let['’]?s\s+)?go(?:ing)?\s+with", r"it['’]?s(?=\s*\(?[A-Za-z]\)?\s*(?:[.!]|$))",
 ]
-_MARKER = re.compile(r"(?<![A-Za-z0-9_-])(?:(?P<strong>" + "|".join(_STRONG) + r")|answer|decision|verdict|conclusion|next\s+step|(?P<identity>that['’]s|this\s+is))"
+_MARKER = re.compile(r"(?<![A-Za-z0-9_-])(?:(?P<strong>" + "|".join(_STRONG) + r")|answer|decision|verdict|conclusion|next\s+step|(?P<identity>that['’]s|that\s+is(?=\s+(?:option|choice|answer|\(?[A-E]\b))|this\s+is))"
                      r"(?:(?<![A-Za-z])|(?![A-Za-z0-9_-]))", re.IGNORECASE)
 _FILLER = re.compile(
     r"(?:\s*(?:(?:is|was|are|would\s+be|should\s+be|will\s+be|must\s+be|remains|stays|becomes|of|as|to|be|here|now|then|"
     r"therefore|thus|so|either|probably|likely|most\s+likely|definitely|clearly|certainly|indeed|actually|still|finally|"
-    r"ultimately|overall|unanimously|on|for|upon|with|that|the|letter|option|choice|answer|number|keep|revise\s+to|es(?:\s+la|\s+el)?|"
+    r"ultimately|overall|unanimously|on|for|upon|with|that|the|letter|option|choice|answer|number|keep|revise\s+to|"
+    r"proceed(?:ing)?\s+with|recorded\s+as|es(?:\s+la|\s+el)?|"
     r"est(?:\s+la|\s+le)?|ist|è|é(?:\s+(?:a|o)(?=\s+\(?[A-E]\b))?)(?![\w'’])|[:=\-–—>→⇒,'\"“”‘’]|是|为|為|\(\s*\d+\s*/\s*\d+[^)]*\))\s*)*",
     re.IGNORECASE)
 HYPOTHETICAL = re.compile(
@@ -358,6 +365,8 @@ def _edge_value(line: str, options: dict[str, str], *, closing: bool = False) ->
     said = value(rest, options, whole=True)
     if closing and said in options and not restates(rest, options):
         return None  # a closing line names its option and nothing else
+    if said == CONFLICT:  # a short line that is a letter and another option's text: "C. spironolactone"
+        return said if len(line.split()) <= 6 else None
     return said if said in options or said == AMBIGUOUS else None
 
 
@@ -369,7 +378,10 @@ def _yes_no_opening(first: str, options: dict[str, str]) -> str | None:
     first = re.sub(r"^\s*(?:probably|likely|most\s+likely)\s+not\b", "no", first, flags=re.IGNORECASE)
     first = re.sub(r"^\s*(?:i['’]?d\s+say|i\s+would\s+say|(?:most\s+)?likely|probably|in\s+short)\s*,?\s*", "", first,
                    flags=re.IGNORECASE)
-    first = re.sub(r"^\s*(\w+)(?=[\s.,!])", lambda m: YES_NO_WORDS.get(m.group(1).lower(), m.group(1)), first)
+    first = re.sub(r"^\s*(?:def(?:initely)?|defo)\s+(?=\w+\b)", "", first, flags=re.IGNORECASE)
+    first = re.sub(r"^\s*(?:yes{2,}|yep|yeah|yup)\b", "yes", re.sub(r"^\s*(?:nope|nah)\b", "no", first, flags=re.IGNORECASE),
+                   flags=re.IGNORECASE)  # typed: "yesss", "nope, no effect"
+    first = re.sub(r"^\s*(\w+)(?=[\s.,!،，。]|$)", lambda m: YES_NO_WORDS.get(m.group(1).lower(), m.group(1)), first)
     word = re.match(r"\s*[\[(]?\s*(yes|no|maybe)\b\s*[\])]?(?!\s+(?:significant|difference|evidence|effect|association|"
                     r"change|one|more|longer|data|clear|statistically))", first, re.IGNORECASE)
     if word is None or word.group(1).lower() not in yes_no:

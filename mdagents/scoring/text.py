@@ -25,7 +25,7 @@ def after_reasoning(text: str) -> str:
     return text
 
 
-YES_NO_WORDS = {"forse": "maybe", "sì": "yes", "oui": "yes", "sí": "yes", "si": "yes", "sim": "yes", "ja": "yes", "是": "yes", "نعم": "yes",
+YES_NO_WORDS = {"forse": "maybe", "sì": "yes", "oui": "yes", "sí": "yes", "si": "yes", "sim": "yes", "ja": "yes", "是": "yes", "是的": "yes", "نعم": "yes",
                  "हाँ": "yes", "non": "no", "não": "no", "nein": "no", "否": "no", "لا": "no", "नहीं": "no",
                  "peut-être": "maybe", "quizás": "maybe", "quizá": "maybe", "tal vez": "maybe", "talvez": "maybe",
                  "vielleicht": "maybe", "也许": "maybe", "可能": "maybe", "ربما": "maybe", "शायद": "maybe"}

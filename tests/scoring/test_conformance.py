@@ -102,6 +102,11 @@ FINAL_FORMS: list[tuple[str, Form, bool]] = [
     ("final-answer-letter-period-text", lambda L, T: f"**Final Answer:** {L}. {T}", True),
     ("answer-letter-text-in-brackets", lambda L, T: f"Answer: {L} ({T})", True),
     ("boxed-text-in-brackets", lambda L, T: f"**Final Answer:** \\boxed{{{L}}} ({T})", True),
+    ("typed-ans", lambda L, T: f"ans {L.lower()}", False),
+    ("typed-def", lambda L, T: f"def {L}, classic picture", False),
+    ("typed-going-with", lambda L, T: f"going w/ {L}, {T.lower()} fits", False),
+    ("panel-stands-by", lambda L, T: f"Expert 2, with respect, I disagree. I stand by {L}.", False),
+    ("coordinator-adopts", lambda L, T: f"Both teams' reports were weighed; the coordinator therefore adopts {L}.", False),
 ]
 
 
