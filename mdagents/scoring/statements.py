@@ -108,6 +108,7 @@ _WHICH_IS_LETTER = re.compile(r"\b(?:which|that)\s+(?:is|would\s+be)\s+(?:(?:cho
                                r"|\(?([A-E])\)?(?=\s*(?:[.!,;]|$)))")
 _SO_OPTION = re.compile(r"(?:^|(?<=[.!?]\s))[ \t]*(?:so|thus|hence|therefore)[ \t]*,?[ \t]+(?:it['’]?s[ \t]+|it[ \t]+is[ \t]+)?"
                         r"([^.!?\n]{2,80}?)[ \t]*[.!](?=\s|$)", re.IGNORECASE | re.MULTILINE)
+_SO_LETTER = re.compile(r"(?<![\w'’-])(?i:so|hence|thus)\s+\(?([A-E])\)?(?=[.!](?:\s|$))")
 OPTION_LIST = re.compile(r"(?:^|(?<=[.!?]\s))\s*(?:option\s+|choice\s+)?\(?([A-E])\s*[.:)]\s", re.MULTILINE | re.IGNORECASE)
 NEGATED_AFTER = re.compile(
     r"^\s*(?:\([^)]*\)\s*)?(?:(?:is|are|was|were|would\s+be|seems|remains|does|do|would|can|could|should)\s+(?:not|never)\b"
@@ -278,6 +279,10 @@ def _declarations(body: str, options: dict[str, str]) -> list[Statement]:
         sentence = _SENTENCE_BREAK.split(body[max(0, match.start() - 200):match.start()])[-1]
         if letter in {k.upper() for k in options} and not HYPOTHETICAL.search(sentence):
             found.append(Statement(match.start(), STRONG, {k.upper(): k for k in options}[letter], match.end()))
+    for match in _SO_LETTER.finditer(body):  # "... = vit A def so C."
+        key = {k.upper(): k for k in options}.get(match.group(1))
+        if key is not None and not REVISION.search(body, match.end()):  # not "So D. Wait, ..."
+            found.append(Statement(match.start(), WEAK, key, match.end()))
     for match in _SO_OPTION.finditer(body):  # "So amoxicillin." (an option's words and nothing else)
         said = [k for k, v in options.items() if words(v) and set(words(v)) == set(words(match.group(1)))]
         if len(said) == 1:
@@ -363,6 +368,11 @@ def _edge_value(line: str, options: dict[str, str], *, closing: bool = False) ->
     if NEGATED_AFTER.match(re.sub(r"^\s*(?:option\s+|choice\s+)?\(?\s*[A-Za-z]\s*\)?", "", rest)[:60]):
         return None  # "(C) is incorrect; ..."
     said = value(rest, options, whole=True)
+    after = re.match(r"\s*\(?([A-E])\)?\s*,(.+)$", rest)
+    parts = re.split(r"\s+[-—–]\s+|,", after.group(2)) if said in options and after else []
+    if parts and any(set(words(part)) == set(words(text)) and key != said and words(text)
+                     for part in parts for key, text in options.items()):
+        return CONFLICT  # "E, ketamine — keeps the BP up", where ketamine is A
     if closing and said in options and not restates(rest, options):
         return None  # a closing line names its option and nothing else
     if said == CONFLICT:  # a short line that is a letter and another option's text: "C. spironolactone"

@@ -107,6 +107,7 @@ FINAL_FORMS: list[tuple[str, Form, bool]] = [
     ("typed-going-with", lambda L, T: f"going w/ {L}, {T.lower()} fits", False),
     ("panel-stands-by", lambda L, T: f"Expert 2, with respect, I disagree. I stand by {L}.", False),
     ("coordinator-adopts", lambda L, T: f"Both teams' reports were weighed; the coordinator therefore adopts {L}.", False),
+    ("typed-so-letter", lambda L, T: f"classic findings, so {L}. (other options don't fit lol)", False),
 ]
 
 
@@ -258,6 +259,7 @@ NO_ANSWER_FORMS: list[tuple[str, PairForm, str]] = [
     ("letter-period-other-text", lambda L1, T1, L2, T2: f"**Final Answer:** {L1}. {T2}", "conflict"),
     ("letter-other-text-in-brackets", lambda L1, T1, L2, T2: f"Answer: {L1} ({T2})", "conflict"),
     ("boxed-other-text-in-brackets", lambda L1, T1, L2, T2: f"\\boxed{{{L1}}} ({T2})", "conflict"),
+    ("letter-comma-other-text", lambda L1, T1, L2, T2: f"{L1}, {T2.lower()} — fits the picture", "conflict"),
     ("spanish-letter-o-letter", lambda L1, T1, L2, T2: f"La respuesta es {L1} o {L2}.", "ambiguous"),
     ("two-letters-equally-valid", lambda L1, T1, L2, T2: f"I'd consider {L1} and {L2} equally valid here.", "ambiguous"),
     ("cannot-choose", lambda L1, T1, L2, T2: "I cannot choose any of these options.", "refused"),

@@ -126,16 +126,14 @@ CORPORA = [HERE / "replies.jsonl", HERE / "replies_second.jsonl", HERE / "replie
 # A", "its A bro", "yesss", "nope", "La C, definitivamente", "我选A") were mostly not read, nor a panel's "I stand by A",
 # "the coordinator adopts C", "the decision is revised to labetalol", "agreed answer of C"; silent: "The decision is
 # revised from C to D" (read C), "C... no wait. A. final A", "C. spironolactone" (spironolactone is A), "Options
-# reviewed: A, B, C, D, E." (read E). Still missed: tentative "b?", "2nd one", "Eu marquei B, mas pensando melhor é D".
+# reviewed: A, B, C, D, E." (read E), "E, ketamine — ..." (ketamine is A), "so C. (careful, option A here is vit D)".
+# Still missed: tentative "b?", "2nd one", "Eu marquei B, mas pensando melhor é D".
 KNOWLEDGE_ONLY = {("replies_twelfth.jsonl", "m0291")}  # a conflict that takes medical knowledge to see
 # Silent mis-grades not yet read, each listed with why: the grader gives a letter where the author recorded another or none.
 NOT_YET_READ = {
-    ("replies_twentyfourth.jsonl", "u0018"),  # "so C. (careful, option A here is vit D lol)": the aside's letter is read
     ("replies_twentyfourth.jsonl", "u0059"),  # "A. wait no, A is the one that causes it ... B." on one line: A is read
     ("replies_twentyfourth.jsonl", "u0060"),  # cut by the token limit while listing options: the last named is read
-    ("replies_twentyfourth.jsonl", "u0077"),  # "E, ketamine — ...": text after a comma is not checked against E
     ("replies_twentyfourth.jsonl", "u0090"),  # names concepts of several options and concludes nothing: one is read
-    ("replies_twentyfourth.jsonl", "u0156"),  # "D, tension pneumothorax - needle decompression": the conflict is missed
 }
 FLOORS = {"replies.jsonl": 0.99, "replies_second.jsonl": 0.99, "replies_third.jsonl": 0.98,
           "replies_blind.jsonl": 0.90, "replies_heldout.jsonl": 0.97, "replies_final.jsonl": 0.98,
