@@ -2,7 +2,9 @@
 
 Nothing here depends on where the source tree lives: installed in site-packages, the
 package finds its own files beside this module, and everything it writes goes under the
-working directory (or the directory an environment variable names).
+working directory (or the directory an environment variable names). The one exception is the
+embedded model's converted weights, which depend only on the installed packages and are kept once
+per user (`mdagents.llm.local_weights`).
 """
 
 from __future__ import annotations
