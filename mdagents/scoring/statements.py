@@ -16,6 +16,7 @@ from mdagents.scoring.text import (
     YES_NO_WORDS,
     options_meant,
     options_touched,
+    options_worded,
     tally,
     tokens,
     words,
@@ -161,7 +162,7 @@ def value(text: str, options: dict[str, str], *, whole: bool = False, loose: boo
             return None  # "Answer: (X) option text" echoed from the prompt, or a letter this question lacks
         rest = first[trailing.end():] if trailing else text[letter.end():]
         if not trailing and re.match(r"\s*[.!][ \t]+(?!(?:Or|Otherwise|Unless|Else|If|But)\b)[A-Z]", rest) and not (
-                (said := set(words(rest.split("\n", 1)[0].strip(" .!")))) and any(set(words(v)) == said for v in options.values())):
+                options_worded(rest.split("\n", 1)[0].strip(" .!"), options)):
             rest = rest[:1]  # "Keep C. The expert noted ...": the next sentence is not C's text, but "E. Lithium" is
         clause = trailing.group(1) if trailing else _TEXT_ENDS.split(rest.lstrip(" )].:–—-").split("\n", 1)[0], maxsplit=1)[0]
         if not trailing and not clause and (aside := re.match(r"\s*\(([^()\n]{2,80})\)", rest)):
@@ -262,6 +263,7 @@ def _answer_lines(body: str, options: dict[str, str]) -> list[Statement]:
 
 def _declarations(body: str, options: dict[str, str]) -> list[Statement]:
     found = []
+    keys = {key.upper(): key for key in options}
     for match in _MARKER.finditer(body):
         before = body[max(0, match.start() - 200):match.start()]
         if HYPOTHETICAL.search(_SENTENCE_BREAK.split(before)[-1]):
@@ -277,14 +279,14 @@ def _declarations(body: str, options: dict[str, str]) -> list[Statement]:
     for match in _LETTER_FIRST.finditer(body):
         letter = next(g for g in match.groups() if g).upper()
         sentence = _SENTENCE_BREAK.split(body[max(0, match.start() - 200):match.start()])[-1]
-        if letter in {k.upper() for k in options} and not HYPOTHETICAL.search(sentence):
-            found.append(Statement(match.start(), STRONG, {k.upper(): k for k in options}[letter], match.end()))
+        if letter in keys and not HYPOTHETICAL.search(sentence):
+            found.append(Statement(match.start(), STRONG, keys[letter], match.end()))
     for match in _SO_LETTER.finditer(body):  # "... = vit A def so C."
-        key = {k.upper(): k for k in options}.get(match.group(1))
+        key = keys.get(match.group(1))
         if key is not None and not REVISION.search(body, match.end()):  # not "So D. Wait, ..."
             found.append(Statement(match.start(), WEAK, key, match.end()))
     for match in _SO_OPTION.finditer(body):  # "So amoxicillin." (an option's words and nothing else)
-        said = [k for k, v in options.items() if words(v) and set(words(v)) == set(words(match.group(1)))]
+        said = list(options_worded(match.group(1), options))
         if len(said) == 1:
             found.append(Statement(match.start(), WEAK, said[0], match.end()))
     found += _marked_items(body, options)
@@ -370,8 +372,7 @@ def _edge_value(line: str, options: dict[str, str], *, closing: bool = False) ->
     said = value(rest, options, whole=True)
     after = re.match(r"\s*\(?([A-E])\)?\s*,(.+)$", rest)
     parts = re.split(r"\s+[-—–]\s+|,", after.group(2)) if said in options and after else []
-    if parts and any(set(words(part)) == set(words(text)) and key != said and words(text)
-                     for part in parts for key, text in options.items()):
+    if any(options_worded(part, options) - {said} for part in parts):
         return CONFLICT  # "E, ketamine — keeps the BP up", where ketamine is A
     if closing and said in options and not restates(rest, options):
         return None  # a closing line names its option and nothing else

@@ -244,6 +244,12 @@ def _subsequence(short: str, word: str) -> bool:
     return all(ch in it for ch in short)
 
 
+def options_worded(fragment: str, options: dict[str, str]) -> set[str]:
+    """The options whose content words are exactly the fragment's, in any order ("E. Lithium", "So amoxicillin.")."""
+    said = set(words(fragment))
+    return {key for key, text in options.items() if said and set(words(text)) == said}
+
+
 def options_meant(fragment: str, options: dict[str, str]) -> set[str]:
     """The options a short answer text names, from the closest kind of match that finds any:
     the same words in any order; an option's whole text inside the fragment (the longest wins); the
