@@ -28,7 +28,7 @@ from mdagents.scoring.statements import (
     Statement,
     statements,
 )
-from mdagents.scoring.text import after_reasoning, plain, plain_options, tally, words
+from mdagents.scoring.text import after_reasoning, own_turn, plain, plain_options, tally, words
 
 GRADER_VERSION = "contract-7"
 TRUNCATED, NONE, LLM, DECLARATION = "truncated", "none", "llm", "declaration"
@@ -77,7 +77,8 @@ def is_truncation(finish_reason: str | None) -> bool:
 def read_answer(text: str | None, options: dict[str, str], *, finish_reason: str | None = None) -> Reading:
     """The answer `text` committed to among `options` (letter -> text). Cached: a debate reads the same
     reply for the vote tally, the consensus check and the record."""
-    return _read(text or "", tuple(options.items()), is_truncation(finish_reason))
+    reply, ran_on = own_turn(text or "")
+    return _read(reply, tuple(options.items()), is_truncation(finish_reason) and not ran_on)
 
 
 @lru_cache(maxsize=4096)

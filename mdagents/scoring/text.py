@@ -33,6 +33,29 @@ YES_NO_WORDS = {"forse": "maybe", "sì": "yes", "oui": "yes", "sí": "yes", "si"
 
 _RUNAWAY = re.compile(r"\n\s*(?:#+\s*)?(?:Instruction|Input|Human|User|Question)\s*:?\s*\n|"
                       r"\n\s*#+\s*(?:Instruction|Input|Question)\b|\n(?:Human|User):", re.IGNORECASE)
+# The chat template's end of the model's turn, and the header of the next turn: a turn of any role but the
+# model's own ("user", "human") was never its reply (a server that let it run on and invent the user's part).
+_END_OF_TURN = re.compile(r"<\|(?:im_end|eot_id|end|endoftext|end_of_text)\|>|<end_of_turn>|</s>")
+_TURN_HEADER = re.compile(r"(?:<\|start_header_id\|>|<\|im_start\|>|<start_of_turn>)\s*(\w+)")
+# After an answer line, the next question a model went on to invent: "Question 2: ...", "Next question: ..."
+_NEXT_QUESTION = re.compile(r"\n\s*(?:(?:next\s+)?question|q)\s*\d*\s*[:.]\s*\S", re.IGNORECASE)
+_ANSWERED = re.compile(r"^\s*(?:\*\*)?(?:final\s+)?answer\s*(?:\*\*)?\s*[:：]", re.IGNORECASE | re.MULTILINE)
+
+
+def own_turn(text: str) -> tuple[str, bool]:
+    """The model's own reply, and whether it ended its turn: a turn of another role after an end-of-turn
+    token, or the questions a small model invents after its answer, are dropped. A reply that ended its
+    turn, or ran on past it, was not cut off by the token limit while answering."""
+    end = _END_OF_TURN.search(text)
+    ended = end is not None and bool(text[:end.start()].strip())
+    if ended:
+        other = next((m for m in _TURN_HEADER.finditer(text, end.end()) if m.group(1).lower() not in ("assistant", "model")), None)
+        text = text[:other.start()] if other else text
+    head = _RUNAWAY.split(text, maxsplit=1)[0]
+    next_question = _NEXT_QUESTION.search(head)
+    if next_question and _ANSWERED.search(head, 0, next_question.start()):
+        head = head[:next_question.start()]
+    return head, ended or len(head) < len(text)
 
 
 def yes_no_in_english(text: str) -> str:
@@ -92,7 +115,6 @@ def clean(text: str) -> str:
     text = re.sub(r"[\"'](?:final_?answer|answer|choice|prediction|decision|option)[\"']\s*:\s*[\"']?([^\"',}\n]*)[\"']?"
                   r"(?:\s*,\s*[\"'](?:answer_?text|option_?text|text)[\"']\s*:\s*[\"']([^\"'}\n]*)[\"'])?",
                   _json_answer, text, flags=re.IGNORECASE)  # {"answer": "B", "answer_text": "..."}
-    text = _RUNAWAY.split(text, maxsplit=1)[0]  # a small model that goes on to invent the next question
     text = re.sub(r"<\|[a-z_]+\|>|</?s>", " ", text)
     text = re.sub(r"(?<![\w'’-])\(?([A-E])\)?[ \t]*([✔✓✅☑✗✘❌×])[ \t]*(?=\(?[A-E]\b|$)", r"\n\1 \2\n", text,
                   flags=re.MULTILINE)  # "A ✗  B ✗  C ✔": one rating a line
