@@ -92,7 +92,7 @@ def _rated_lines(text: str) -> str:
         if _COUNT.match(plain):
             out.append(line)  # a count ("A - yes: 3 (...)"), not a rating
         elif _POSITIVE_MARK.search(plain) and not _NEGATIVE_MARK.search(plain):
-            out.append(f"Answer: {letter}\n{letter} {rest}")
+            out.append(f"{letter} is correct.\n{letter} {rest}")
         elif _NEGATIVE_MARK.search(plain):
             out.append(f"{letter} is wrong: {rest}")
         else:
@@ -111,10 +111,16 @@ def clean(text: str) -> str:
     text = unicodedata.normalize("NFKC", text).translate(str.maketrans(_CIRCLED))  # full-width Ｂ, 𝐀, 🅑 -> B
     text = re.sub(r"\\(?:text|textbf|mathrm|mathbf|textit)\s*\{([^{}]*)\}", r"\1", text)
     text = re.sub(r"\\boxed\s*\{([^{}]*)\}([ \t]*\([^()\n]{2,80}\))?", r"\nFinal answer: \1\2\n", text)  # "(text)" after it kept
-    text = re.sub(r"<(answer|final_answer)>\s*([^<]*?)\s*</\1>", r"\nFinal answer: \2\n", text, flags=re.IGNORECASE)
-    text = re.sub(r"[\"'](?:final_?answer|answer|choice|prediction|decision|option)[\"']\s*:\s*[\"']?([^\"',}\n]*)[\"']?"
-                  r"(?:\s*,\s*[\"'](?:answer_?text|option_?text|text)[\"']\s*:\s*[\"']([^\"'}\n]*)[\"'])?",
-                  _json_answer, text, flags=re.IGNORECASE)  # {"answer": "B", "answer_text": "..."}
+    text = re.sub(r"<(answer|final_answer|final|choice|selected|selection)>\s*([^<]*?)\s*</\1>", r"\nFinal answer: \2\n", text,
+                  flags=re.IGNORECASE)
+    text = re.sub(r"\\*[\"'](?:final_?answer|answer|choice|prediction|decision|option|final|selected(?:_option|_answer)?|"
+                  r"chosen(?:_option)?|final_choice|label|letter)\\*[\"']\s*:\s*\\*[\"']?([^\"'\\,}\n]*)\\*[\"']?"
+                  r"(?:\s*,\s*\\*[\"'](?:answer_?text|option_?text|text)\\*[\"']\s*:\s*\\*[\"']([^\"'\\}\n]*)\\*[\"'])?",
+                  _json_answer, text, flags=re.IGNORECASE)  # {"answer": "B", "answer_text": "..."}, a tool call's arguments
+    text = re.sub(r"^[ \t]*(?:letter|selected|selected_option|final_choice)[ \t]*:[ \t]*\(?([A-E])\)?[ \t]*$", r"Final answer: \1",
+                  text, flags=re.MULTILINE)  # YAML: "final_answer:\n  letter: A"
+    text = re.sub(r"^[ \t]*#+[ \t]*(?:\*\*)?(final\s+answer|answer|final\s+decision)(?:\*\*)?[ \t]*:?[ \t]*\n\s*(?=\S)",
+                  r"\1: ", text, flags=re.MULTILINE | re.IGNORECASE)  # "## Final Answer" heading, the answer on the next line
     text = re.sub(r"<\|[a-z_]+\|>|</?s>", " ", text)
     text = re.sub(r"(?<![\w'’-])\(?([A-E])\)?[ \t]*([✔✓✅☑✗✘❌×])[ \t]*(?=\(?[A-E]\b|$)", r"\n\1 \2\n", text,
                   flags=re.MULTILINE)  # "A ✗  B ✗  C ✔": one rating a line
