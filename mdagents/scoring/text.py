@@ -100,6 +100,13 @@ def _rated_lines(text: str) -> str:
     return "\n".join(out)
 
 
+_JSON_TEXT = (r"(?:\s*,\s*\\*[\"'](?:answer_?text|option_?text|text)\\*[\"']\s*:\s*\\*[\"']([^\"'\\}\n]*)\\*[\"'])?")
+_JSON_ANSWER = re.compile(r"\\*[\"'](?:final_?answer|answer|choice|prediction|decision|final|selected(?:_option|_answer)?|"
+                          r"chosen(?:_option)?|final_choice|label|letter)\\*[\"']\s*:\s*\\*[\"']?([^\"'\\,}\n]*)\\*[\"']?"
+                          + _JSON_TEXT, re.IGNORECASE)
+_JSON_OPTION = re.compile(r"\\*[\"']option\\*[\"']\s*:\s*\\*[\"']?([^\"'\\,}\n]*)\\*[\"']?" + _JSON_TEXT, re.IGNORECASE)
+
+
 def _json_answer(match: re.Match[str]) -> str:
     """A JSON answer as an answer line; a letter keeps its text beside it, to be checked against it."""
     said, text = match.group(1).strip(), (match.group(2) or "").strip()
@@ -113,10 +120,8 @@ def clean(text: str) -> str:
     text = re.sub(r"\\boxed\s*\{([^{}]*)\}([ \t]*\([^()\n]{2,80}\))?", r"\nFinal answer: \1\2\n", text)  # "(text)" after it kept
     text = re.sub(r"<(answer|final_answer|final|choice|selected|selection)>\s*([^<]*?)\s*</\1>", r"\nFinal answer: \2\n", text,
                   flags=re.IGNORECASE)
-    text = re.sub(r"\\*[\"'](?:final_?answer|answer|choice|prediction|decision|option|final|selected(?:_option|_answer)?|"
-                  r"chosen(?:_option)?|final_choice|label|letter)\\*[\"']\s*:\s*\\*[\"']?([^\"'\\,}\n]*)\\*[\"']?"
-                  r"(?:\s*,\s*\\*[\"'](?:answer_?text|option_?text|text)\\*[\"']\s*:\s*\\*[\"']([^\"'\\}\n]*)\\*[\"'])?",
-                  _json_answer, text, flags=re.IGNORECASE)  # {"answer": "B", "answer_text": "..."}, a tool call's arguments
+    text, keyed = _JSON_ANSWER.subn(_json_answer, text)  # {"answer": "B", "answer_text": "..."}, a tool call's arguments
+    text = text if keyed else _JSON_OPTION.sub(_json_answer, text)  # {"option": "B"}, unless options are only rated
     text = re.sub(r"^[ \t]*(?:letter|selected|selected_option|final_choice)[ \t]*:[ \t]*\(?([A-E])\)?[ \t]*$", r"Final answer: \1",
                   text, flags=re.MULTILINE)  # YAML: "final_answer:\n  letter: A"
     text = re.sub(r"^[ \t]*#+[ \t]*(?:\*\*)?(final\s+answer|answer|final\s+decision)(?:\*\*)?[ \t]*:?[ \t]*\n\s*(?=\S)",
