@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from mdagents.scoring.statements import AMBIGUOUS, LIST_ITEM, NEGATED_AFTER, OPTION_LIST
-from mdagents.scoring.text import normalise, words
+from mdagents.scoring.text import normalise, spelling_pattern, words
 
 OPTION_TEXT, LETTER = "option_text", "letter"
 _NEGATED_BEFORE = re.compile(
@@ -86,7 +86,7 @@ def _texts_named(text: str, options: dict[str, str], *, offers: list[str] | None
         norm = normalise(option)
         if len(norm) < 3 or norm in ("yes", "no", "maybe"):
             continue
-        for match in re.finditer(rf"(?<![A-Za-z0-9_-]){re.escape(norm)}(?![A-Za-z0-9_-])", text):
+        for match in re.finditer(rf"(?<![A-Za-z0-9_-]){spelling_pattern(norm)}(?![A-Za-z0-9_-])", text):
             if negated(text, match.start(), match.end()) or _DESCRIBED_AFTER.match(text, match.end()):
                 continue
             if offers is not None and _offered_with_another(text, match.start(), match.end(), key, options):

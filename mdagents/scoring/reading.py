@@ -139,15 +139,24 @@ def _tally(body: str, options: dict[str, str]) -> dict[str, int]:
             if name in names or (len(name) > 1 and name.lower() in names)}
 
 
+def _majority(body: str, options: dict[str, str]) -> str | None:
+    """The option a vote tally reported in `body` gives the most votes to, if one has more than any other."""
+    votes = sorted(_tally(body, options).items(), key=lambda vote: -vote[1])
+    return votes[0][0] if votes and (len(votes) == 1 or votes[0][1] > votes[1][1]) else None
+
+
 def _reading(said: str | None, step: str) -> Reading:
     return Reading(None, step, said) if said in REASONS else Reading(said, step)
 
 
 def _complete(line: str, option: str) -> bool:
     """An answer line cut by the token limit still gave its answer if the option's text was written out
-    whole, alone or ended by a sentence break before the cut: "(A) Cardiac tamponade. This needs ..."."""
+    whole, alone or ended by a sentence break before the cut ("(A) Cardiac tamponade. This needs ..."), or
+    was being written out when the cut came: "(D) Hepatic aden"."""
     said = re.split(r"[.;!?](?:\s|$)|\s[—–-]\s", line, maxsplit=1)
-    return set(words(line)) == set(words(option)) or (len(said) == 2 and set(words(said[0])) == set(words(option)))
+    begun = line.strip().lower()
+    return (set(words(line)) == set(words(option)) or (len(said) == 2 and set(words(said[0])) == set(words(option)))
+            or (len(begun) >= 3 and option.lower().startswith(begun)))
 
 
 def _decide(found: list[Statement], body: str, options: dict[str, str], *, truncated: bool = False) -> str | None:
@@ -167,6 +176,8 @@ def _decide(found: list[Statement], body: str, options: dict[str, str], *, trunc
     if _CUT_MID_DECLARATION.search(body.rstrip()[-40:]) and not contract and len({s.value for s in pool}) != 1:
         return AMBIGUOUS
     rivals = contract[:-1] if contract else [s for s in found if s.at < final.at]
+    if not contract and _majority(body[:max(final.at, 0)], options) == final.value:
+        rivals = []  # the votes it counted, then the majority it decided on: "A=1, B=3, D=1. Majority answer: (B)"
     stop = max(s.end for s in found if s.at == final.at) or final.at  # its own words too: "Corrected final answer: B"
     for earlier in rivals:
         asked = re.match(r"[^.!\n]*\?", body[max(earlier.at, 0):])  # "D, not C? No - ..." asks, does not declare

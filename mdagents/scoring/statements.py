@@ -43,7 +43,7 @@ _STRONG = [
     r"(?:i|we)\s*(?:would|will|'d|’d|'ll|’ll|am\s+going\s+to|shall|am|are|'m|’m)?\s*(?:choose|select|pick|go\s+with|"
     r"opt\s+for|favou?r|settle\s+on|stick\s+with|stand\s+by|maintain|uphold|adopt|vote(?:\s+for)?|choosing|selecting|picking|"
     r"going\s+with|changing\s+(?:my|our)\s+answer\s+to)",
-    r"(?:the\s+)?(?:panel|team|experts?|group|board|committee|moderator|coordinator|team\s+lead|lead)\s+(?:therefore\s+|thus\s+)?"
+    r"(?:the\s+)?(?:panel|team|experts?|group|board|committee|moderator|coordinator|team\s+lead|lead)\s+(?:therefore\s+|thus\s+|now\s+|all\s+|unanimously\s+)*"
     r"(?:has\s+)?(?:agreed|agrees|decided|decides|adopts|adopted|"
     r"settled|converged|concluded|chose|chooses|selected|selects|voted|votes|picked|went)(?:\s+(?:on|for|upon|with|that))?",
     r"(?:my|our)\s+(?:final\s+)?(?:answer|choice|pick|selection|vote)",
@@ -72,7 +72,7 @@ HYPOTHETICAL = re.compile(
     r"\b(?:if|unless|might|may|could|tempting|(?:some|many|most)\s+(?:might|would|may)|one\s+might|others?\s+(?:might|"
     r"may|would)|wrongly|incorrectly|whether|were|otherwise|else|initial(?:ly)?|draft|original|preliminary|tentative|"
     r"earlier|previous(?:ly)?|prior|"
-    r"suggest\w*|propos\w*|depending\s+on|would\s+(?:also\s+)?be\s+a\s+poor)\b(?:[^.!?;\n]|\.\d)*$", re.IGNORECASE)
+    r"suggest\w*|propos\w*|depending\s+on|would\s+(?:also\s+)?be\s+a\s+poor|(?:wrong|incorrect|a\s+mistake)\s+to|at\s+first\s+glance)\b(?:[^.!?;\n]|\.\d)*$", re.IGNORECASE)
 _SENTENCE_BREAK = re.compile(r"(?<!\d)\.|\.(?!\d)|[!?;\n]|\s[—–]\s")
 # "C is correct", "(C) is the best answer", "This is A, not B", "not B but C": the letter comes first.
 _LETTER_FIRST = re.compile(
@@ -116,12 +116,13 @@ NEGATED_AFTER = re.compile(
     r"|(?:isn|aren|wasn|doesn|don|wouldn|can|couldn|shouldn)['’ ]?t\b|(?:(?:is|are|was|would\s+be|seems|remains|looks)\s+)?"
     r"(?:also\s+)?(?:incorrect|wrong|unlikely|less\s+likely|inappropriate|ruled\s+out|excluded|out\b|contraindicated|reserved|"
     r"insufficient|irrelevant|a\s+distractor|too\s+\w+|a\s+poor|not\s+(?:first|the|indicated|appropriate|correct|right|needed))"
+    r"|(?:was|were|is|has\s+been|have\s+been)\s+(?:withdrawn|dropped|abandoned|discarded|rejected|retracted)\b"
     r"|(?:has|have)\s+no\b|(?:acts|works)\s+(?:far\s+)?too|would\s+(?:only|be\s+(?:appropriate|correct|right|reasonable|"
     r"preferred|considered)\s+(?:if|only|when|in)\b)|can\s+be\s+excluded|is\s+used\s+for|is\s+for\b"
     r"|(?:must|should|is\s+to)\s+be\s+avoided|(?:only\s+)?(?:if|unless)\b|[- ]?(?:resistan(?:ce|t)|failure|allergy|intolerance)\b"
     r"|[^.!?\n]{0,30}?(?:\s[—–-]|\?)?\s+no\b,?\s+(?:that|it|this)\b)",  # "... could be involved — no, that's ..."
     re.IGNORECASE)
-REVISION = re.compile(r"\b(?:edit|update|wait|actually|on\s+(?:second\s+thought|reflection)|correct(?:ion|ed)|"
+REVISION = re.compile(r"\b(?:edit|update|wait|actually|on\s+(?:second\s+thought|reflection)|correct(?:ion|ed|ing)|"
                       r"reconsider\w*|re-?reading|scratch\s+that|changing|change\s+my|revis\w*|updated|amended|"
                       r"instead)\b", re.IGNORECASE)
 
@@ -266,8 +267,8 @@ def _declarations(body: str, options: dict[str, str]) -> list[Statement]:
     keys = {key.upper(): key for key in options}
     for match in _MARKER.finditer(body):
         before = body[max(0, match.start() - 200):match.start()]
-        if HYPOTHETICAL.search(_SENTENCE_BREAK.split(before)[-1]):
-            continue
+        if HYPOTHETICAL.search(_SENTENCE_BREAK.split(before)[-1]) or re.search(r"\bwho\s+(?:\w+\s+)?$", before):
+            continue  # supposed, or what others did: "the two experts who selected apixaban"
         start = _FILLER.match(body, match.end()).end()  # type: ignore[union-attr]
         label = ":" in body[match.end():start] and "\n" not in body[match.end():start]
         said = value(body[start:start + 400], options, loose=match.group("identity") is None, label=label)  # "This is sprue."

@@ -38,7 +38,7 @@ _RUNAWAY = re.compile(r"\n\s*(?:#+\s*)?(?:Instruction|Input|Human|User|Question)
 _END_OF_TURN = re.compile(r"<\|(?:im_end|eot_id|end|endoftext|end_of_text)\|>|<end_of_turn>|</s>")
 _TURN_HEADER = re.compile(r"(?:<\|start_header_id\|>|<\|im_start\|>|<start_of_turn>)\s*(\w+)")
 # After an answer line, the next question a model went on to invent: "Question 2: ...", "Next question: ..."
-_NEXT_QUESTION = re.compile(r"\n\s*(?:(?:next\s+)?question|q)\s*\d*\s*[:.]\s*\S", re.IGNORECASE)
+_NEXT_QUESTION = re.compile(r"\n\s*(?:(?:next\s+)?(?:question|exercise|problem|case)|q)\s*\d*\s*[:.]\s*\S", re.IGNORECASE)
 _ANSWERED = re.compile(r"^\s*(?:\*\*)?(?:final\s+)?answer\s*(?:\*\*)?\s*[:：]", re.IGNORECASE | re.MULTILINE)
 
 
@@ -196,6 +196,18 @@ _DRUG_NAMES = dict(pair.split("=") for pair in (
     "lignocaine=lidocaine frusemide=furosemide pethidine=meperidine ciclosporin=cyclosporine rifampicin=rifampin "
     "glibenclamide=glyburide isoprenaline=isoproterenol suxamethonium=succinylcholine aciclovir=acyclovir "
     "cefalexin=cephalexin colecalciferol=cholecalciferol").split())
+
+
+_OTHER_NAME = {**_DRUG_NAMES, **{us: intl for intl, us in _DRUG_NAMES.items()}}
+
+
+def spelling_pattern(text: str) -> str:
+    """A regex for a normalised text that also matches its words' British spellings ("oesophageal varices",
+    "haemochromatosis") and a drug's other name ("paracetamol overdose" for "acetaminophen overdose")."""
+    def word(w: str) -> str:
+        names = [w, _OTHER_NAME[w]] if w in _OTHER_NAME else [w]
+        return "(?:" + "|".join(re.sub(r"(?<![ao])e", "[ao]?e", re.escape(name)) for name in names) + ")"
+    return " ".join(word(w) for w in text.split(" "))
 
 
 def _canonical(word: str) -> str:
