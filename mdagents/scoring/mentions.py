@@ -160,6 +160,8 @@ def _letter(body: str, options: dict[str, str]) -> str | None:
         letter = next(g for g in match.groups() if g).upper()
         if letter not in keys or ((match.group(4) or match.group(6)) and listing) or negated(masked, *match.span()):
             continue
+        if (match.group(4) or match.group(5)) and any(re.search(rf"_{letter}\b", text) for text in options.values()):
+            continue  # a bare "A." where an option is "Vitamin A": the letter may be either
         if match.group(5) and letter in "AI" and not re.search(r"(?:[—–:,-]|\b(?:is|be|leaves|with))\s*$",
                                                                masked[max(0, match.start() - 12):match.start()]):
             continue

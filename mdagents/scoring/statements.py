@@ -342,7 +342,10 @@ def _closing_phrase(line: str, options: dict[str, str]) -> str | None:
     phrase = re.split(r"=>|->", re.split(r"(?<=[.!?])\s+", line.strip())[-1])[-1].strip()
     if not phrase.endswith((".", "!")):
         return None  # a finished sentence, not a reply cut mid-list
-    phrase = phrase.strip(" .!")
+    phrase = re.sub(r"^(?:it['’]?s|it\s+is|this\s+is|that['’]?s)\s+", "", phrase.strip(" .!"), flags=re.IGNORECASE)
+    if re.fullmatch(r"[A-Z][A-Za-z0-9]*[A-Z][A-Za-z0-9-]*", phrase):  # an abbreviation: "→ COPD.", "It's DKA."
+        meant = options_meant(phrase, options)
+        return meant.pop() if len(meant) == 1 else None
     said = set(words(phrase))
     if not said or len(phrase) > 60 or not re.fullmatch(r"[\w' -]+", phrase):
         return None
@@ -368,6 +371,10 @@ def _edge_value(line: str, options: dict[str, str], *, closing: bool = False) ->
     if edge is None:
         return None if closing else _yes_no_opening(line, options)
     rest = line[edge.end():]
+    bare = re.fullmatch(r"\s*\(?\s*([A-Za-z])\s*\)?\s*[.:!]?\s*", rest)
+    if bare and any(key.upper() != bare.group(1).upper() and re.search(rf"_{bare.group(1).upper()}\b", text)
+                    for key, text in options.items()):
+        return None  # a bare "A." where another option is "Vitamin A": the letter may be either
     if NEGATED_AFTER.match(re.sub(r"^\s*(?:option\s+|choice\s+)?\(?\s*[A-Za-z]\s*\)?", "", rest)[:60]):
         return None  # "(C) is incorrect; ..."
     said = value(rest, options, whole=True)
@@ -375,11 +382,18 @@ def _edge_value(line: str, options: dict[str, str], *, closing: bool = False) ->
     parts = re.split(r"\s+[-—–]\s+|,", after.group(2)) if said in options and after else []
     if any(options_worded(part, options) - {said} for part in parts):
         return CONFLICT  # "E, ketamine — keeps the BP up", where ketamine is A
-    if closing and said in options and not restates(rest, options):
-        return None  # a closing line names its option and nothing else
+    if closing and said in options and not restates(rest, options) and not _shortened(rest, options[said]):
+        return None  # a closing line names its option and nothing else (its text may be shortened)
     if said == CONFLICT:  # a short line that is a letter and another option's text: "C. spironolactone"
         return said if len(line.split()) <= 6 else None
     return said if said in options or said == AMBIGUOUS else None
+
+
+def _shortened(line: str, option: str) -> bool:
+    """A letter, then two or more of its option's words and no others: "Option D: 100% oxygen via non-rebreather"."""
+    text = re.match(r"\s*(?:" + _OPTION_WORD + r")?\(?\s*[A-Za-z]\s*[.):–—-]\s*(.*?)\s*[.!]?\s*$", line, re.IGNORECASE)
+    said = set(words(text.group(1))) if text else set()
+    return len(said) >= 2 and said <= set(words(option))
 
 
 def _yes_no_opening(first: str, options: dict[str, str]) -> str | None:

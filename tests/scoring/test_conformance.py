@@ -403,6 +403,8 @@ def test_answer_line_completed_before_the_cut_still_counts() -> None:
             assert reading.letter == letter, f"{question} {letter}: {reading.reason}"
             same_line = f"Answer: ({letter}) {text}. This needs to be done first; do not confuse it with the"
             assert read_answer(same_line, options, finish_reason="length").letter == letter, question
-            mid_text = f"Answer: ({letter}) {text.split()[0]}" + (" " if len(text.split()) > 1 else "")
-            if len(text.split()) > 1:  # cut inside the option's text: the answer was still being written
-                assert read_answer(mid_text, options, finish_reason="length").reason == "truncated", question
+            mid_text = f"Answer: ({letter}) {text[:max(3, len(text) // 2)]}"
+            # cut inside the option's text: the letter was given and the text so far is its option's
+            assert read_answer(mid_text, options, finish_reason="length").letter == letter, question
+            # cut right after the letter, before any of its text: the answer line was still being written
+            assert read_answer(f"Answer: ({letter}) ", options, finish_reason="length").reason == "truncated", question

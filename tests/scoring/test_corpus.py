@@ -128,6 +128,22 @@ CORPORA = [HERE / "replies.jsonl", HERE / "replies_second.jsonl", HERE / "replie
 # revised from C to D" (read C), "C... no wait. A. final A", "C. spironolactone" (spironolactone is A), "Options
 # reviewed: A, B, C, D, E." (read E), "E, ketamine — ..." (ketamine is A), "so C. (careful, option A here is vit D)".
 # Still missed: tentative "b?", "2nd one", "Eu marquei B, mas pensando melhor é D".
+# `replies_twentyfifth` (250, a twenty-fifth author, hand-written replies to this harness's own prompts, in every role:
+# basic, experts, moderator, team lead, coordinator, critic revision, baselines) was first measured after that: 96.4%
+# exact and no silent mis-grade. Its misses: a small model's invented next exercises after its answer ("Exercise 3: ...
+# Answer: (C)"), a judgement that "it would be wrong to answer "yes"" read as a statement, "the two experts who selected
+# apixaban" read as the moderator's choice, a closing "Option D: <D's text shortened>", aliases (Gardnerella, a urine
+# pregnancy test).
+# `replies_twentysixth` (250, a twenty-sixth author, hand-written: reasoning models, agent and tool frameworks, local
+# servers' leaked template tokens, markdown tables) was first measured after that: 87.2% exact, 2 silent mis-grades: a
+# model that ran on past its end-of-turn token into an invented user turn and answered another question (read as that
+# answer), and a bare "A." where option D is "Vitamin A" and the reasoning argues for retinol (a bare letter that is
+# another option's name letter is now no answer). Its misses: answers in tool calls ("arguments": "{\"answer\": \"B\"}",
+# "input": {"letter": "E"}), JSON "selected"/"final"/"label" keys, YAML, <choice>/<final> tags, a "## Final Answer"
+# heading over ticked ratings, a vote tally then its majority, answer lines cut while their option's text was being
+# written ("Answer: (D) Hepatic aden"), British spellings and drug names in prose ("oesophageal varices", "paracetamol
+# overdose"), closing abbreviations ("→ COPD.", "It's DKA."). Six replies in four corpora are cut inside the answer
+# line's text after its letter; five authors label the letter and one (x0208) labelled the cut: relabelled B.
 KNOWLEDGE_ONLY = {("replies_twelfth.jsonl", "m0291")}  # a conflict that takes medical knowledge to see
 # Silent mis-grades not yet read, each listed with why: the grader gives a letter where the author recorded another or none.
 NOT_YET_READ = {
@@ -146,7 +162,8 @@ FLOORS = {"replies.jsonl": 0.99, "replies_second.jsonl": 0.99, "replies_third.js
           "replies_eighteenth.jsonl": 0.97, "replies_nineteenth.jsonl": 0.99,
           "replies_twentieth.jsonl": 0.95, "replies_twentyfirst.jsonl": 0.97,
           "replies_twentysecond.jsonl": 0.98, "replies_twentythird.jsonl": 0.97,
-          "replies_twentyfourth.jsonl": 0.85}
+          "replies_twentyfourth.jsonl": 0.85, "replies_twentyfifth.jsonl": 0.98,
+          "replies_twentysixth.jsonl": 0.97}
 REASON_FLOOR = 0.88  # share of labelled no-answers given the labelled reason (authors differ at the edges)
 
 
