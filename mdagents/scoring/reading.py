@@ -30,7 +30,7 @@ from mdagents.scoring.statements import (
 )
 from mdagents.scoring.text import after_reasoning, own_turn, plain, plain_options, tally, words
 
-GRADER_VERSION = "contract-7"
+GRADER_VERSION = "contract-8"
 TRUNCATED, NONE, LLM, DECLARATION = "truncated", "none", "llm", "declaration"
 REASONS = (CONFLICT, AMBIGUOUS, TRUNCATED, REFUSED, NONE)
 MODEL_READABLE = (NONE, CONFLICT, AMBIGUOUS)  # no answer the rules could read; a model might (an alias)
