@@ -50,12 +50,18 @@ _MENTION = re.compile(
 
 # An option described in general, not concluded: "Intussusception usually gives colicky pain ...".
 _DESCRIBED_AFTER = re.compile(r"\s+(?:usually|typically|classically|generally|tends?\s+to)\b", re.IGNORECASE)
+# Options attributed to others in a report of positions: "Experts 1 and 2 support SIADH", "Expert 3 chose ...".
+_ATTRIBUTED = re.compile(r"\b(?:experts?(?:\s+\d+(?:\s*(?:,|and|&)\s*\d+)*)?|no\s+expert|nobody|no\s+one|all\s+experts|"
+                         r"the\s+report|\w+ologists?)\s+(?:\w+\s+){0,2}(?:support\w*|chose|choose|chooses|favou?r\w*|prefer\w*|"
+                         r"maintain\w*|argue\w*|vote\w*|pick\w*|select\w*|suggest\w*|propos\w*|recommend\w*|said|says)\b[^.;\n]*$",
+                         re.IGNORECASE)
 _LISTED_LINE = re.compile(r"\s*" + LIST_ITEM + r"\s")  # "4. Hepatoblastoma": an item of a list, not a conclusion
 
 
 def negated(text: str, start: int, end: int) -> bool:
     before = re.split(r"[.;!?\n]", text[max(0, start - 40):start])[-1]
-    return bool(_NEGATED_BEFORE.search(before) or NEGATED_AFTER.match(text[end:end + 60]))
+    after = re.sub(r"^\s+[a-e](?=\s)", "", text[end:end + 62])  # "diltiazem d is harmful": the letter "(D)" normalised
+    return bool(_NEGATED_BEFORE.search(before) or NEGATED_AFTER.match(after))
 
 
 def in_doubt(text: str) -> bool:
@@ -87,7 +93,8 @@ def _texts_named(text: str, options: dict[str, str], *, offers: list[str] | None
         if len(norm) < 3 or norm in ("yes", "no", "maybe"):
             continue
         for match in re.finditer(rf"(?<![A-Za-z0-9_-]){spelling_pattern(norm)}(?![A-Za-z0-9_-])", text):
-            if negated(text, match.start(), match.end()) or _DESCRIBED_AFTER.match(text, match.end()):
+            if (negated(text, match.start(), match.end()) or _DESCRIBED_AFTER.match(text, match.end())
+                    or _ATTRIBUTED.search(text, max(0, match.start() - 120), match.start())):
                 continue
             if offers is not None and _offered_with_another(text, match.start(), match.end(), key, options):
                 offers.append(key)

@@ -42,6 +42,7 @@ _STRONG = [
     r"(?:i|we)\s*(?:would|'d|’d)\s+(?:use|give|start|prescribe|recommend|order)(?=\s)",
     r"(?:i|we)\s*(?:would|will|'d|’d|'ll|’ll|am\s+going\s+to|shall|am|are|'m|’m)?\s*(?:choose|select|pick|go\s+with|"
     r"opt\s+for|favou?r|settle\s+on|stick\s+with|stand\s+by|maintain|uphold|adopt|vote(?:\s+for)?|choosing|selecting|picking|"
+    r"confident\s+in|supporting|advocate(?:\s+for)?|endorse|endorsing|"
     r"going\s+with|changing\s+(?:my|our)\s+answer\s+to)",
     r"(?:the\s+)?(?:panel|team|experts?|group|board|committee|moderator|coordinator|team\s+lead|lead)\s+(?:therefore\s+|thus\s+|now\s+|all\s+|unanimously\s+)*"
     r"(?:has\s+)?(?:agreed|agrees|decided|decides|adopts|adopted|"
@@ -53,7 +54,7 @@ _STRONG = [
     r"(?:\s+(?:after|following|upon|on)(?:\s+[\w-]+){1,3}(?=\s*:))?",
     r"(?:the\s+)?(?:only\s+)?(?:remaining|last\s+standing)\s+(?:option|answer|choice)",
     r"(?:most\s+)?(?:defensible|supported|appropriate|fitting)\s+(?:label|answer|option|choice)",
-    r"(?m:(?:^|(?<=[.!?]\s))[ \t]*(?:choice|option|decision|selected|selection|pick|verdict|conclusion|vote|final|correction|corrected|edit|"
+    r"(?m:(?:^|(?<=[.!?]\s))[ \t]*(?:choice|option|decision|selected|selection|pick|verdict|conclusion(?:\s+from\s+my\s+side)?|vote|final|correction|corrected|edit|"
     r"(?:most\s+likely\s+|final\s+|working\s+)?diagnos[ie]s|diagn[oó]stico|most\s+likely|next|"
     r"update[sd]?|revised|revision)(?=[ \t]*(?:[:=：]|[-–—][ \t])))",
     FOREIGN_ANSWER, r"selected|selection|chosen|(?-i:pick)",  # not "Pick disease"
@@ -71,8 +72,11 @@ _FILLER = re.compile(
 HYPOTHETICAL = re.compile(
     r"\b(?:if|unless|might|may|could|tempting|(?:some|many|most)\s+(?:might|would|may)|one\s+might|others?\s+(?:might|"
     r"may|would)|wrongly|incorrectly|whether|were|otherwise|else|initial(?:ly)?|draft|original|preliminary|tentative|"
-    r"earlier|previous(?:ly)?|prior|"
+    r"earlier|previous(?:ly)?|prior|original(?:ly)?|"
     r"suggest\w*|propos\w*|depending\s+on|would\s+(?:also\s+)?be\s+a\s+poor|(?:wrong|incorrect|a\s+mistake)\s+to|at\s+first\s+glance)\b(?:[^.!?;\n]|\.\d)*$", re.IGNORECASE)
+# Another party as the subject just before an answer marker: what the report, an expert or a colleague said.
+_OTHERS = re.compile(r"\b(?:the\s+)?(?:report|experts?(?:\s+\d+(?:\s*(?:,|and|&)\s*\d+)*)?|colleagues?|\w+ologists?|\w+icians?|"
+                     r"surgeons?|other\s+experts?|(?<!if\s)(?<!if\s)(?:he|she|they))(?:['’]s?)?\s+(?:\w+\s+){0,2}$", re.IGNORECASE)
 _SENTENCE_BREAK = re.compile(r"(?<!\d)\.|\.(?!\d)|[!?;\n]|\s[—–]\s")
 # "C is correct", "(C) is the best answer", "This is A, not B", "not B but C": the letter comes first.
 _LETTER_FIRST = re.compile(
@@ -109,14 +113,17 @@ _WHICH_IS_LETTER = re.compile(r"\b(?:which|that)\s+(?:is|would\s+be)\s+(?:(?:cho
                                r"|\(?([A-E])\)?(?=\s*(?:[.!,;]|$)))")
 _SO_OPTION = re.compile(r"(?:^|(?<=[.!?]\s))[ \t]*(?:so|thus|hence|therefore)[ \t]*,?[ \t]+(?:it['’]?s[ \t]+|it[ \t]+is[ \t]+)?"
                         r"([^.!?\n]{2,80}?)[ \t]*[.!](?=\s|$)", re.IGNORECASE | re.MULTILINE)
+_TEXT_IS_BEST = re.compile(r"(?P<text>[^.;!?\n]{2,80}?)\s+(?:is|remains)\s+(?:the|my|our)\s+(?:best|correct|right|preferred|"
+                           r"most\s+appropriate)\s+(?:answer|choice|option)\b(?!\s+(?:for|if|when|in|here\s+if))", re.IGNORECASE)
 _SO_LETTER = re.compile(r"(?<![\w'’-])(?i:so|hence|thus)\s+\(?([A-E])\)?(?=[.!](?:\s|$))")
 OPTION_LIST = re.compile(r"(?:^|(?<=[.!?]\s))\s*(?:option\s+|choice\s+)?\(?([A-E])\s*[.:)]\s", re.MULTILINE | re.IGNORECASE)
 NEGATED_AFTER = re.compile(
-    r"^\s*(?:\([^)]*\)\s*)?(?:(?:is|are|was|were|would\s+be|seems|remains|does|do|would|can|could|should)\s+(?:not|never)\b"
+    r"^\s*(?:\([^)]*\)\s*)?(?:(?:is|are|was|were|would\s+be|seems|remains|does|do|did|has|have|would|can|could|should)\s+(?:not|never)\b"
     r"|(?:isn|aren|wasn|doesn|don|wouldn|can|couldn|shouldn)['’ ]?t\b|(?:(?:is|are|was|would\s+be|seems|remains|looks)\s+)?"
     r"(?:also\s+)?(?:incorrect|wrong|unlikely|less\s+likely|inappropriate|ruled\s+out|excluded|out\b|contraindicated|reserved|"
     r"insufficient|irrelevant|a\s+distractor|too\s+\w+|a\s+poor|not\s+(?:first|the|indicated|appropriate|correct|right|needed))"
     r"|(?:was|were|is|has\s+been|have\s+been)\s+(?:withdrawn|dropped|abandoned|discarded|rejected|retracted)\b"
+    r"|(?:is|are|would\s+be)\s+(?:harmful|dangerous|unsafe)\b"
     r"|(?:has|have)\s+no\b|(?:acts|works)\s+(?:far\s+)?too|would\s+(?:only|be\s+(?:appropriate|correct|right|reasonable|"
     r"preferred|considered)\s+(?:if|only|when|in)\b)|can\s+be\s+excluded|is\s+used\s+for|is\s+for\b"
     r"|(?:must|should|is\s+to)\s+be\s+avoided|(?:only\s+)?(?:if|unless)\b|[- ]?(?:resistan(?:ce|t)|failure|allergy|intolerance)\b"
@@ -267,8 +274,9 @@ def _declarations(body: str, options: dict[str, str]) -> list[Statement]:
     keys = {key.upper(): key for key in options}
     for match in _MARKER.finditer(body):
         before = body[max(0, match.start() - 200):match.start()]
-        if HYPOTHETICAL.search(_SENTENCE_BREAK.split(before)[-1]) or re.search(r"\bwho\s+(?:\w+\s+)?$", before):
-            continue  # supposed, or what others did: "the two experts who selected apixaban"
+        if HYPOTHETICAL.search(_SENTENCE_BREAK.split(before)[-1]) or re.search(r"\bwho\s+(?:\w+\s+)?$", before) or (
+                _OTHERS.search(before) and not re.search(r"\bagree\w*\s+with\b[^.;\n]*$", before)):
+            continue  # supposed, or what others did: "the two experts who selected apixaban", "The report states the answer is"
         start = _FILLER.match(body, match.end()).end()  # type: ignore[union-attr]
         label = ":" in body[match.end():start] and "\n" not in body[match.end():start]
         said = value(body[start:start + 400], options, loose=match.group("identity") is None, label=label)  # "This is sprue."
@@ -286,6 +294,12 @@ def _declarations(body: str, options: dict[str, str]) -> list[Statement]:
         key = keys.get(match.group(1))
         if key is not None and not REVISION.search(body, match.end()):  # not "So D. Wait, ..."
             found.append(Statement(match.start(), WEAK, key, match.end()))
+    for match in _TEXT_IS_BEST.finditer(body):  # "I agree with the report that amoxicillin is the best choice."
+        fragment = re.split(r"\b(?:that|think|believe|agree|so|thus|therefore)\b|[,:(]", match.group(1))[-1]
+        said = options_meant(fragment, options)
+        sentence = _SENTENCE_BREAK.split(body[max(0, match.start() - 200):match.start("text")])[-1]
+        if len(said) == 1 and not HYPOTHETICAL.search(sentence) and not re.search(r"\b(?:not|never)\b", fragment, re.IGNORECASE):
+            found.append(Statement(match.start("text"), STRONG, said.pop(), match.end()))
     for match in _SO_OPTION.finditer(body):  # "So amoxicillin." (an option's words and nothing else)
         said = list(options_worded(match.group(1), options))
         if len(said) == 1:
@@ -408,8 +422,9 @@ def _yes_no_opening(first: str, options: dict[str, str]) -> str | None:
     first = re.sub(r"^\s*(?:yes{2,}|yep|yeah|yup)\b", "yes", re.sub(r"^\s*(?:nope|nah)\b", "no", first, flags=re.IGNORECASE),
                    flags=re.IGNORECASE)  # typed: "yesss", "nope, no effect"
     first = re.sub(r"^\s*(\w+)(?=[\s.,!،，。]|$)", lambda m: YES_NO_WORDS.get(m.group(1).lower(), m.group(1)), first)
-    word = re.match(r"\s*[\[(]?\s*(yes|no|maybe)\b\s*[\])]?(?!\s+(?:significant|difference|evidence|effect|association|"
-                    r"change|one|more|longer|data|clear|statistically))", first, re.IGNORECASE)
+    word = re.match(r"\s*[\[(]?\s*(yes|no|maybe)\b\s*[\])]?(?![ \t]*(?:significant|difference|evidence|effect|association|"
+                    r"changes?|concerns?|objections?|issues?|problems?|comments?|one|more|longer|data|clear|statistically))",
+                    first, re.IGNORECASE)
     if word is None or word.group(1).lower() not in yes_no:
         return None
     return AMBIGUOUS if re.match(r"\s*(?:or|/|and)\s*(?:yes|no|maybe)\b", first[word.end():], re.I) else yes_no[word.group(1).lower()]

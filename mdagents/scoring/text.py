@@ -131,6 +131,9 @@ def clean(text: str) -> str:
                   flags=re.MULTILINE)  # "A ✗  B ✗  C ✔": one rating a line
     text = re.sub(r"(?<![\u0600-\u06FF])([أاإبجده])\s*\)", lambda m: _ARABIC_LETTERS[m.group(1)] + ")", text)
     text = _rated_lines(text)
+    # "Agree: yes", "Talk: no": a vote on a report or on whether to speak, not an answer to a yes/no question
+    text = re.sub(r"^[ \t]*(?:agree|talk|participate|continue)[ \t]*:[ \t]*(?:yes|no)\b[ \t,.;:—–-]*", "", text,
+                  flags=re.IGNORECASE | re.MULTILINE)
     text = re.sub(r"[✔✓✅☑]\uFE0F?[ \t]*(?:\*\*)?\(?([A-E])\b\)?(?![ \t]*\?)", r"\nAnswer: \1\n", text)  # not "✔ E? No"
     text = re.sub(r"\[\s*([A-E])\s*\](?!\()", r"(\1)", text)  # "[C]" as "(C)" (not a markdown link)
     text = re.sub(r"[✗✘❌]\uFE0F?[ \t]*(?:\*\*)?\(?([A-E])\b\)?", r" \1 is wrong; ", text)

@@ -144,12 +144,23 @@ CORPORA = [HERE / "replies.jsonl", HERE / "replies_second.jsonl", HERE / "replie
 # written ("Answer: (D) Hepatic aden"), British spellings and drug names in prose ("oesophageal varices", "paracetamol
 # overdose"), closing abbreviations ("→ COPD.", "It's DKA."). Six replies in four corpora are cut inside the answer
 # line's text after its letter; five authors label the letter and one (x0208) labelled the cut: relabelled B.
+# `replies_twentyseventh` (250, a twenty-seventh author, hand-written replies in the debate's roles: experts' initial and
+# updated answers citing one another, messages between experts, round summaries, the moderator, medagents votes) was
+# first measured after that: 86.0% exact, 10 silent mis-grades: "The report states the answer is 'yes'" and "The report
+# selected amoxicillin (B)" read as the author's statements, "Agree: yes" (a vote on a report) read as the answer "yes",
+# summaries of positions ("Experts 1, 3, 4 and 5 support oral prednisone; Expert 2 maintains colchicine ...", "No expert
+# supports hypothyroidism") read from an option they name, "Diltiazem (D) is harmful", "Ivabradine did not reduce
+# mortality", "No changes needed" read as "no", and two still listed below. Its misses: debate verbs ("I'm confident in
+# (B)", "I'm supporting (B)", "I'd advocate (C)", "Conclusion from my side:"), "I agree with Expert 1" where Expert 1's
+# answer is told elsewhere, eponyms and aliases.
 KNOWLEDGE_ONLY = {("replies_twelfth.jsonl", "m0291")}  # a conflict that takes medical knowledge to see
 # Silent mis-grades not yet read, each listed with why: the grader gives a letter where the author recorded another or none.
 NOT_YET_READ = {
     ("replies_twentyfourth.jsonl", "u0059"),  # "A. wait no, A is the one that causes it ... B." on one line: A is read
     ("replies_twentyfourth.jsonl", "u0060"),  # cut by the token limit while listing options: the last named is read
     ("replies_twentyfourth.jsonl", "u0090"),  # names concepts of several options and concludes nothing: one is read
+    ("replies_twentyseventh.jsonl", "z0039"),  # a message arguing against options, its last sentence one of them: it is read
+    ("replies_twentyseventh.jsonl", "z0127"),  # "Answer: (A)", then "Observation is also good. Observation.": A is read
 }
 FLOORS = {"replies.jsonl": 0.99, "replies_second.jsonl": 0.99, "replies_third.jsonl": 0.98,
           "replies_blind.jsonl": 0.90, "replies_heldout.jsonl": 0.97, "replies_final.jsonl": 0.98,
@@ -163,7 +174,7 @@ FLOORS = {"replies.jsonl": 0.99, "replies_second.jsonl": 0.99, "replies_third.js
           "replies_twentieth.jsonl": 0.95, "replies_twentyfirst.jsonl": 0.97,
           "replies_twentysecond.jsonl": 0.98, "replies_twentythird.jsonl": 0.97,
           "replies_twentyfourth.jsonl": 0.85, "replies_twentyfifth.jsonl": 0.98,
-          "replies_twentysixth.jsonl": 0.97}
+          "replies_twentysixth.jsonl": 0.97, "replies_twentyseventh.jsonl": 0.90}
 REASON_FLOOR = 0.88  # share of labelled no-answers given the labelled reason (authors differ at the edges)
 
 
