@@ -247,8 +247,14 @@ EMERGENCY_OTHER: list[str] = [
     r"(?:tomou|engoliu)\s+(?:sem querer\s+)?(?:uma cartela inteira|todos os comprimidos|o dobro).{0,150}"
     r"(?:molinha|molenga|sonolent|falando devagar|n[ãa]o responde)|"
     r"(?:一周|一整瓶|整盒|两次|双倍).{0,12}(?:一起吃了|全吃了|吃了).{0,40}(?:反应(?:很)?慢|叫不醒|迷糊|昏昏)",
-    # Speech, an arm, a face gone crooked (Quebec French)
-    r"parle tout(?:e)? croche|bouche (?:est )?croche|peu[tx] p(?:u|lus) lever (?:son|sa|le) bras",
+    # Speech, an arm, a face gone crooked (Quebec French, and as students write it)
+    r"parle tout(?:e)? croche|bouche (?:est )?croche|peu[tx] p(?:u|lus) lever (?:son|sa|le) bras|"
+    r"bouche (?:qui )?tombe d'un c[ôo]t[ée]|arrive (?:plus|pas) (?:à|a) lever (?:son|le) bras",
+    # Pressure or tightness in the chest (not only "pain"): "presión en el pecho", "aperto no peito", "chhati mein dabav"
+    r"(?:presi[óo]n|opresi[óo]n|peso|apret\w*)\s+(?:en el|en mi|del) pecho|"
+    r"(?:aperto|press[ãa]o|peso|aperta\w*)\s+no peito|(?:pression|oppression|poids|serr\w*)\s+(?:sur|dans|à) la poitrine|"
+    r"\b(?:chhati|chhaati|seene|sine|chest) (?:me|mein|mai|pe|par) (?:\w+ )?(?:dabav|dabaav|dabaw|bhaari|bhari|jakdan|pressure)|"
+    r"(?:छाती|सीने) (?:में|पर) (?:\S+ )?(?:दबाव|भारीपन|जकड़न)|(?:ضغط|ثقل|تقل) (?:على|في) (?:صدري|صدره|صدرها)",
     # A whole pack already swallowed
     r"(?:aval[ée]|pris) (?:toute la bo[îi]te|tout le tube|toute la plaquette|\d{2} comprim[ée]s)|"
     r"(?:me tom[ée]|tom[ée]|tragu[ée]) (?:toda la caja|todo el frasco|todas las pastillas|\d{2} pastillas)|"
@@ -285,6 +291,24 @@ EMERGENCY_OTHER: list[str] = [
     r"(?:diab[ée]tique|insuline).{0,150}(?:je tremble|tremble de partout|je transpire|vois flou|vais m'?[ée]vanouir)|"
     r"血.{0,10}(?:往外喷|喷出来|止不住)|\bmu[nh]+ se jhaag|मु[ंँ]ह से झाग|"
     r"嘴(?:也|都)?歪了|(?:تمها|تمه|فمها|فمه|بقها|بقه) (?:معوج|مايل)|\bne r[ée]pond plus\b|(?:bebeu|engoliu|tomou)\b.{0,20}\blix[íi]via|en carne viva",
+]
+
+# Ten tablets or more taken, told in the first person: an emergency however the message is framed (a "lol"
+# or a "mdr" does not make twenty paracetamol a joke), so these are read without the context rules.
+_PILLS_EN = (r"(?:pills?|tablets?|capsules?|meds|paracetamol|acetaminophen|tylenol|panadol|ibuprofen|advil|aspirin|"
+             r"xanax|sleeping pills|painkillers)")
+OVERDOSE_SAID: list[str] = [
+    r"\bi (?:just |accidentally )?(?:took|swallowed|downed|ate|had) (?:like |about |around |maybe |over |nearly )?\d{2,} "
+    r"(?:of (?:my|his|her|the|mum'?s|mom'?s|dad'?s|my \w+'?s) )?(?:\w+ )?" + _PILLS_EN + r"\b",
+    r"\bj'ai (?:pris|aval[ée]) (?:genre |environ |au moins |like |presque |tipo )?\d{2} (?:comprim[ée]s|cachets|g[ée]lules|"
+    r"pilules|m[ée]docs|doliprane|dafalgan|efferalgan|parac[ée]tamol|ibuprof[eè]ne|advil|aspirine|xanax|somnif[eè]res)",
+    r"\b(?:me tom[ée]|tom[ée]|me tragu[ée]|tragu[ée]) (?:como |unas |tipo |like |casi )?\d{2} (?:pastillas|p[íi]ldoras|"
+    r"tabletas|c[áa]psulas)",
+    r"\b(?:tomei|engoli) (?:tipo |uns |umas |quase |like )?\d{2} (?:comprimidos|rem[ée]dios|p[íi]lulas|c[áa]psulas)",
+    r"我(?:刚才|刚刚|一下)?(?:吃|吞)了(?:大概|差不多|快)?\d{2,}(?:片|粒|颗)",
+    r"(?:أخذت|اخذت|بلعت|شربت) (?:حوالي |تقريبا |يمكن )?[\d٠-٩]{2,} (?:حبة|حباية|قرص|حبوب)",
+    r"\b(?:maine|mene|main ne) (?:lagbhag |kareeb |like )?\d{2,} (?:goliyan|goli|tablets?|pills?)\b.{0,15}\b(?:kha|nigal)|"
+    r"(?:मैंने|मैने) (?:लगभग |करीब )?\d{2,} (?:गोलियां|गोलियाँ|गोली).{0,15}(?:खा|निगल)",
 ]
 
 # Suicidal thoughts and self-harm.
@@ -453,6 +477,15 @@ CRISIS: list[str] = [
     r"\b(?:wrote|written|writing)\s+(?:letters|notes)\s+to\s+(?:everyone|everybody)\b",
     # Asking for the quickest or a painless way to die is a crisis however it is framed (any language)
     r"(?:أسرع|أسهل|اسرع|اسهل) طريقة لل?(?:انتحار|موت)|最快.{0,4}(?:自杀|死)|(?:forma|manera) m[áa]s r[áa]pida de (?:morir|suicidarme)|"
+    # ... and so is asking how many pills it takes not to wake up (not "to sleep through the night")
+    r"combien de (?:m[ée]docs|cachets|comprim[ée]s|pilules|somnif[eè]res|m[ée]dicaments)\b.{0,50}\bpour (?:ne )?(?:plus|pas) "
+    r"(?:me |se )?r[ée]veiller\b(?! (?:la nuit|en pleine nuit|trop t[ôo]t))|"
+    r"cu[áa]ntas (?:pastillas|p[íi]ldoras)\b.{0,50}\bpara (?:ya )?no (?:volver a )?despertar(?:me)?\b(?! (?:en|por|a media|durante|de) "
+    r"(?:la )?(?:noche|madrugada))|quantos (?:comprimidos|rem[ée]dios)\b.{0,50}\b(?:pra|para) (?:n[ãa]o|nunca mais) acordar\b"
+    r"(?! (?:de|[àa]) noite| de madrugada| cedo)|"
+    r"(?:كم|قديش|قد ايه|قد إيه) (?:حبة|حباية|قرص)\S*.{0,40}(?:عشان|علشان|حتى|كي|لحتى) (?:ما|لا|مش) ?(?:أصحى|اصحى|أصحا|اصحا|أستيقظ|اقوم|أقوم)"
+    r"(?! (?:بالليل|في الليل))|吃多少.{0,6}(?:不会醒|醒不过来|就不醒|再也不醒)|"
+    r"\bkitni (?:goliyan|goli|tablets?)\b.{0,40}\b(?:mar ja|kabhi na uth|phir na uth|uth na)|कितनी (?:गोलियां|गोलियाँ).{0,40}(?:मर जा|फिर न उठ|कभी न उठ)|"
     r"\b(?:i'?ve|i have) decided\b.{0,40}\b(?:bridge|jump)\b|\bbridge\b.{0,80}\bi'?ve decided i'?ll\b",
     # told in the first person: the same words about a film or a patient are not a disclosure
     r"\bi\s+climbed (?:over|onto) the (?:railing|rail|ledge|parapet)\b|\bi\s+(?:keep|kept)\b.{0,60}\bstepping off\b|"
@@ -476,7 +509,7 @@ CRISIS_OTHER_LANGUAGES: list[str] = [
     r"|no quiero vivir|hacerme daño|no quiero seguir viviendo",
     r"(?<!\bvai )(?<!\bvão )(?<!\bvais )(?<!\bvai acabar )(?<!\bainda vai )me matar\b|me suicidar|quero morrer\b" + _NOT_IDIOM_PT +
     r"|tirar (?:a )?minha (?:própria )?vida|n[ãa]o quero (?:mais )?viver|me machucar de propósito",
-    r"不想活|想死(?!你|您|了你|的心都有)|自杀|轻生|结束(?:我的)?生命|自残|伤害自己",
+    r"不想活|(?<!无聊到)(?<!无聊到我)(?<!热到)(?<!热到我)(?<!笑到)(?<!尴尬到)(?<!饿到)(?<!困到)(?<!冷到)想死(?!你|您|了你|的心都有)|自杀|轻生|结束(?:我的)?生命|自残|伤害自己",
     r"أنتحر|الانتحار|أقتل نفسي|أريد أن أموت|لا أريد أن أعيش|أؤذي نفسي",
     r"आत्महत्या|खुद को (?:मार|नुकसान|चोट)|मरना चाहत|जीना नहीं चाहत",
     # Plans, means and farewells, in everyday words
@@ -524,6 +557,13 @@ CRISIS_OTHER_LANGUAGES: list[str] = [
     r"(?:جبت|اشتريت|جهزت) (?:ال)?حبل|صرت عبء|(?:انا|أنا) عبء|\bkood ja(?:unga|ungi|aunga|aungi)\b|कूद जाऊं(?:गा|गी)|"
     r"\bfaa?nsi laga|फा(?:ं|ँ)सी लगा|\bkhud ko khatam|खुद को खत्म|गहरा काट|ताकि फिर न उठ|\balvida keh|अलविदा कह|"
     r"\bsach me(?:in)? kar dunga|\bchitthi likh di",
+    # A farewell posted, pills hoarded, "if I don't reply tomorrow, you'll know"
+    r"(?:postou|publicou|mandou|escreveu) (?:um |uma )?(?:mensagem de |texto de |post de )?[\"“'«]?adeus\b|"
+    r"(?:public[óo]|subi[óo]|mand[óo]|escribi[óo]|puso) (?:un |una )?(?:mensaje de |post de |historia de )?[\"“'«]?adi[óo]s\b|"
+    r"(?:a |m'a )?(?:post[ée]|publi[ée]|envoy[ée]|[ée]crit) (?:un |une )?(?:message d'|story d'|post d')?[\"“'«]?adieu\b|"
+    r"\b(?:apni |saari |sab )?goliyan (?:jama|ikatth\w*|bacha\w*|chhupa\w*) (?:kar|rakh)|(?:गोलियां|गोलियाँ) (?:जमा|इकट्ठी|बचा) (?:कर|रख)|"
+    r"\b(?:reply|jawab|message) (?:na|nahi) (?:karu|karun|karoon|karoo|du|dun|doon|aaye|aaya)\b.{0,25}\bsamajh (?:lena|jana)\b|"
+    r"(?:जवाब|रिप्लाई) न (?:दूँ|दूं|करूँ|करूं).{0,25}समझ (?:लेना|जाना)",
 ]
 
 # Out-of-scope requests: category -> patterns.
@@ -654,7 +694,8 @@ GENERAL = (r"(?:\b(?:in general|generally|usually|typically|what (?:is|are)|what
            r"curiosity|curiosidad|curiosidade|curiosit[ée]|in (?:the|a) (?:video ?)?game|pubg|free fire|game me|game mein|estudo (?:enfermagem|medicina)|estudio (?:enfermer[ií]a|medicina)|"
            r"prova pr[áa]tica|"
            r"just in case|en general|por lo general|por si acaso|en général|au cas où|em geral|por via das dúvidas|"
-           r"aam taur (?:par|pe)|general mein)\b|qu'est-ce|quels sont|qué es|cuáles son|"
+           r"aam taur (?:par|pe)|general mein|ho ja(?:ye|aye|e) (?:to|toh) kya karna|ke (?:symptoms|lakshan|signs) kya (?:hote|hai|hain))\b|"
+           r"हो जाए तो क्या करना|के लक्षण क्या|qu'est-ce|quels sont|qué es|cuáles son|"
            r"一般来说|一般來說|一般性|一般嚟讲|一般嚟講|以防万一|以防萬一|بشكل عام|عموما|عمومًا|احتياطا|احتياطًا|"
            r"सामान्य तौर|आम तौर|एहतियात|"
            r"o que é|quais são|什么是|哪些|纪录片|论文|作业|急救课|如果(?:身边)?有人|ما هو|ما هي|وثائقي|بحث|دورة|إذا أحد|"
