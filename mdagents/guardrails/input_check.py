@@ -105,8 +105,10 @@ def emergency_signs(text: str) -> list[tuple[str, str]]:
     labels = [*_EMERGENCY, "emergency sign"]
     hits = _said_now([*_EMERGENCY.values(), _EMERGENCY_OTHER], text)
     found = [(label, hit) for label, hit in zip(labels, hits, strict=True) if hit]
+    if found:
+        return found
     taken = next((m.group(0) for p in _OVERDOSE_SAID for m in p.finditer(text) if not _denied(text, m)), None)
-    return found + [("overdose or poisoning", taken)] if taken and not found else found
+    return [("overdose or poisoning", taken)] if taken else []  # ten tablets or more, told in the first person
 
 
 def crisis_signs(text: str) -> list[str]:
