@@ -27,7 +27,8 @@ _OUT_OF_SCOPE = {label: _compile(ps) for label, ps in P.OUT_OF_SCOPE.items()}
 _PERSONAL, _PRESENT, _PAST, _GENERAL, _STATISTICS, _RECOVERED, _NOTHING_SAID = (
     re.compile(p, _F) for p in (P.PERSONAL, P.PRESENT, P.PAST, P.GENERAL, P.STATISTICS, P.RECOVERED, P.NOTHING_SAID))
 _CHRONIC = re.compile(P.CHRONIC, _F)
-_OVERDOSE = _compile(P.OVERDOSE_TAKEN) + _EMERGENCY["overdose or poisoning"]
+_OVERDOSE_SAID = _compile(P.OVERDOSE_SAID)
+_OVERDOSE = _compile(P.OVERDOSE_TAKEN) + _EMERGENCY["overdose or poisoning"] + _OVERDOSE_SAID
 _ACKNOWLEDGEMENT = re.compile(P.ACKNOWLEDGEMENT, _F)
 
 CRITICAL = ("emergency", "mental_health_crisis")
@@ -103,7 +104,11 @@ def emergency_signs(text: str) -> list[tuple[str, str]]:
     text = normalise(text)
     labels = [*_EMERGENCY, "emergency sign"]
     hits = _said_now([*_EMERGENCY.values(), _EMERGENCY_OTHER], text)
-    return [(label, hit) for label, hit in zip(labels, hits, strict=True) if hit]
+    found = [(label, hit) for label, hit in zip(labels, hits, strict=True) if hit]
+    if found:
+        return found
+    taken = next((m.group(0) for p in _OVERDOSE_SAID for m in p.finditer(text) if not _denied(text, m)), None)
+    return [("overdose or poisoning", taken)] if taken else []  # ten tablets or more, told in the first person
 
 
 def crisis_signs(text: str) -> list[str]:

@@ -146,6 +146,10 @@ EMERGENCY: dict[str, list[str]] = {
         r"isn'?t stopping|isnt stopping|lasted)\b|\b(?:fitting|seizing|convulsing)\s+for\b.{0,20}\b(?:minutes?|mins?)\b",
     ],
     "overdose or poisoning": [
+        # heart or blood-pressure pills taken twice or two days' together, then faint or a slow pulse
+        r"^(?=.*\b(?:twice|together|double|two doses|two days'?)\b)(?=.*\b(?:(?:heart|blood pressure|bp)\s+(?:tablets|pills|meds|"
+        r"medications?)|digoxin|metoprolol|bisoprolol|atenolol|verapamil|diltiazem)\b).*\b(?:faint\w*|pulse\b.{0,25}\b[2-4]\d\b|"
+        r"heart\s+(?:rate\s+)?(?:is\s+)?(?:very\s+|really\s+|so\s+)?slow|(?:can'?t|barely)\s+stand)",
         r"\b(?:took|taken|swallowed|ingested|drank)\b.{0,25}\b(?:too many|too much|whole (?:bottle|pack)|way too|a bunch of|a handful of|all (?:of )?(?:my|his|her|the))\b",
         r"\b(?:swallowed|drank|ate|ingested)\b.{0,25}\b(?:bleach|detergent|battery|batteries|poison|antifreeze|pods?)\b",
         r"\boverdos(?:ed|ing)\b",
@@ -201,6 +205,7 @@ EMERGENCY_OTHER: list[str] = [
     r"(?:caiu|bateu a cabe[çc]a)\b.{0,90}\b(?:vomit\w*|confus[ao])|"
     r"(?:engoliu|tomou|bebeu|comeu)\b.{0,40}\b(?:comprimidos|rem[ée]dios|água sanit[áa]ria|cloro|pilha|bateria|veneno|chumbinho)",
     r"(?:garganta|l[íi]ngua|l[áa]bios?)\b.{0,20}\b(?:inchad\w*|fechando)",
+    r"(?:嘴唇|舌頭|舌头).{0,6}(?:腫|肿)|喉嚨.{0,3}(?:緊|好緊|很緊)|(?:滾水|開水|熱油|滚水).{0,10}(?:燙|烫|倒落|潑|泼|淋)",
     # zh
     r"没有?呼吸|没气了|不喘气|停止呼吸|呼吸停止|噎住|卡住(?:了)?(?:喉咙|嗓子)|抽搐|癫痫发作|掉进(?:河|水|池|湖|泳池)|溺水|被蛇咬(?:了|伤)|"
     r"(?:流了)?很多血|血止不住|半边(?:身体|脸).{0,4}(?:麻|动不了|没知觉)|"
@@ -212,9 +217,10 @@ EMERGENCY_OTHER: list[str] = [
     r"(?:شرب|شربت|بلع|بلعت)\S*[^.؟!]{0,30}(?:كلور|الكلور|ديتول|بنزين|مبيد|حبوب|بطارية|الدوا كله)|بينزف|الدم مش راضي يوقف|"
     r"(?:لدغ|عض)\w* (?:ثعبان|حية|أفعى|الحية|الثعبان)|وقع في (?:البحر|المية|الميه|البيسين|المسبح)|غرق\b",
     r"\b(?:msh|mish|mesh|mush|mo|ma) ?(?:2ader|ader|adir|2adir|2adra|adra)\w* (?:at|y|t|n|a)?(?:tnafas|nafas|tanafas|5od nafas|akhod nafas)",
-    r"\b(?:3am |3m )?\w{0,3}(?:sh|ch)ann?[oa]j\w*|\bnawbet sara3",  # arabizi: "convulsing", "a seizure"
+    r"\b(?:3am |3m )?\w{0,3}(?:sh|ch)ann?[oa]j\w*|\bnawbet sara3|\b(?:3am |3m )?b?tent[ei]fe?d\b|\byetla3 zabad|\bzabad men|"
+    r"(?:تنتفض|ينتفض) كل|(?:يطلع|بيطلع|طالع) زبد|زبد من (?:فمها|فمه|تمها|تمه|بقها|بقه)",  # arabizi: "convulsing", "a seizure", foam
     # hi (Devanagari and Hinglish)
-    r"\bsaa?ns\w* (?:nahi|nahin|nai|na) (?:le|aa|a)\w*|\bsaa?ns (?:ruk|band)|(?:साँप|सांप) ने काट|\bsaa?np ne kaa?t|"
+    r"\bsaa?ns\w* (?:hi |bhi )?(?:nahi|nahin|nai|na) (?:le|aa|a)\w*|\bhont (?:neele|nile|kaale)|\bsaa?ns (?:ruk|band)|(?:साँप|सांप) ने काट|\bsaa?np ne kaa?t|"
     r"दौरा पड़|झटके आ रहे|\b(?:daura pad|jhatke aa rahe)|बहुत खून|खून (?:बह|रुक नहीं)|\bbahut khoon|\bkhoon (?:beh|ruk nahi)|"
     r"\bbehosh|\b(?:seene|sine|chhati|chest) (?:me|mein|mai) (?:bahut )?dard|डूब (?:गया|गई|रहा|रही)|\bdoob (?:gaya|gayi|raha)|"
     r"मुँह टेढ़ा|मुंह टेढ़ा|बोल नहीं पा रह|(?:बच्चे|बच्चा|बेटे|बेटी)\S*.{0,30}(?:निगल|पी ली|पी लिया|खा ली|खा लिया).{0,20}"
@@ -235,8 +241,8 @@ EMERGENCY_OTHER: list[str] = [
     r"(?:زيت|مية سخنة|مي سخنة|ماء مغلي|ميه مغلية).{0,30}(?:وقع|انكب|اندلق|انسكب)|"
     r"(?:खौलता|गरम|गर्म) (?:तेल|पानी).{0,30}गिर|\b(?:garam|khaulta|ubalta) (?:tel|paani|pani)\b.{0,30}\bgir",
     # A knock to the head, then vomiting
-    r"(?:cogn|tomb)\w*\b.{0,100}\bvomi|(?:se golpe[óo]|se peg[óo]|se cay[óo])\b.{0,100}\bvomit|(?:摔|磕|撞).{0,40}吐了|"
-    r"(?:وقع|سقط|ضرب راس|ضرب رأس).{0,80}(?:تقيأ|رجّع|استفرغ)|(?:\bgir|गिर).{0,80}(?:\bulti|उल्टी)",
+    r"(?:cogn|tomb)\w*\b.{0,100}\bvomi|(?:se golpe[óo]|se peg[óo]|se cay[óo])\b.{0,100}\bvomit|(?:摔|磕|撞).{0,60}(?:吐了|一直吐|呕吐|又吐)|"
+    r"(?:وقع|سقط|ضرب راس|ضرب رأس).{0,120}(?:تقيأ|تتقيأ|يتقيأ|رجّع|استفرغ|تستفرغ|يستفرغ)|(?:\bgir|गिर).{0,80}(?:\bulti|उल्टी)",
     # A week's pills or several doses taken at once, and now drowsy, slow or clammy
     r"\b(?:taken|took|swallowed)\s+(?:all|a whole|the whole|double|(?:two|three|several) doses?)\b.{0,80}\b(?:pills?|tablets?|"
     r"meds|medication|doses?)\b.{0,150}\b(?:sleepy|drowsy|hard to (?:rouse|wake)|won'?t wake|unresponsive)|"
@@ -247,8 +253,24 @@ EMERGENCY_OTHER: list[str] = [
     r"(?:tomou|engoliu)\s+(?:sem querer\s+)?(?:uma cartela inteira|todos os comprimidos|o dobro).{0,150}"
     r"(?:molinha|molenga|sonolent|falando devagar|n[ãa]o responde)|"
     r"(?:一周|一整瓶|整盒|两次|双倍).{0,12}(?:一起吃了|全吃了|吃了).{0,40}(?:反应(?:很)?慢|叫不醒|迷糊|昏昏)",
-    # Speech, an arm, a face gone crooked (Quebec French)
-    r"parle tout(?:e)? croche|bouche (?:est )?croche|peu[tx] p(?:u|lus) lever (?:son|sa|le) bras",
+    # Heart or blood-pressure pills taken twice, then dizzy, a slow pulse, barely standing
+    r"(?:pris|aval[ée]) (?:deux fois|en double|le double)\b.{0,60}(?:c[œo]e?ur|tension).{0,150}(?:t[êe]te qui tourne|"
+    r"c[œo]e?ur (?:tout |tr[èe]s )?lent|pouls|tiens (?:à|a) peine debout|m'[ée]vanouir)|"
+    r"(?:tom[ée]|tom[óo]) dos veces\b.{0,60}(?:coraz[óo]n|presi[óo]n).{0,150}(?:marea|pulso (?:muy )?lento|no me puedo parar|desmay)|"
+    r"(?:tomei|tomou) (?:duas vezes|em dobro|dose dupla)\b.{0,60}(?:cora[çc][ãa]o|press[ãa]o).{0,150}(?:tont|pulso (?:bem |muito )?lento|"
+    r"desmai|n[ãa]o consigo (?:ficar|me manter) em p[ée])|"
+    r"(?:أدوية|دواء|حبوب) (?:القلب|الضغط) مرتين.{0,150}(?:دوار|دوخة|نبضي بطيء|نبضه بطيء|لا أستطيع الوقوف|مش قادر(?:ة)? أقف|أغمى)|"
+    r"(?:दिल|बीपी|ब्लड प्रेशर) की (?:गोलियाँ|गोलियां|दवा|दवाई) दो बार.{0,150}(?:चक्कर|धड़कन (?:बहुत )?धीमी|खड़ी? (?:भी )?नहीं हो पा)|"
+    r"\b(?:dil|bp) ki (?:goliyan|goli|dawai|dawa) do baar\b.{0,150}\b(?:chakkar|dhadkan (?:bahut )?(?:dheemi|dhimi)|khad[ai] nahi ho pa)|"
+    r"(?:心脏|降压|心脏病)药.{0,10}(?:吃了两次|吃了两遍|重复吃了|多吃了一次).{0,60}(?:头晕|心跳(?:很|特别|好)?慢|站不起来|晕倒)",
+    # Speech, an arm, a face gone crooked (Quebec French, and as students write it)
+    r"parle tout(?:e)? croche|bouche (?:est )?croche|peu[tx] p(?:u|lus) lever (?:son|sa|le) bras|"
+    r"bouche (?:qui )?tombe d'un c[ôo]t[ée]|arrive (?:plus|pas) (?:à|a) lever (?:son|le) bras",
+    # Pressure or tightness in the chest (not only "pain"): "presión en el pecho", "aperto no peito", "chhati mein dabav"
+    r"(?:presi[óo]n|opresi[óo]n|peso|apret\w*)\s+(?:en el|en mi|del) pecho|"
+    r"(?:aperto|press[ãa]o|peso|aperta\w*)\s+no peito|(?:pression|oppression|poids|serr\w*)\s+(?:sur|dans|à) la poitrine|"
+    r"\b(?:chhati|chhaati|seene|sine|chest) (?:me|mein|mai|pe|par) (?:\w+ )?(?:dabav|dabaav|dabaw|bhaari|bhari|jakdan|pressure)|"
+    r"(?:छाती|सीने) (?:में|पर) (?:\S+ )?(?:दबाव|भारीपन|जकड़न)|(?:ضغط|ثقل|تقل) (?:على|في) (?:صدري|صدره|صدرها)",
     # A whole pack already swallowed
     r"(?:aval[ée]|pris) (?:toute la bo[îi]te|tout le tube|toute la plaquette|\d{2} comprim[ée]s)|"
     r"(?:me tom[ée]|tom[ée]|tragu[ée]) (?:toda la caja|todo el frasco|todas las pastillas|\d{2} pastillas)|"
@@ -274,7 +296,7 @@ EMERGENCY_OTHER: list[str] = [
     r"no (?:ve|veo) (?:nada )?(?:de|por) un ojo|se (?:fue|va|cay[óo]) de lado|"
     r"moiti[ée] du visage (?:endormie|paralys[ée]e|tomb[ée]e)|(?:ne )?voit plus (?:rien )?d'un (?:œil|oeil)|mots m[ée]lang[ée]s|"
     r"metade do rosto (?:dormente|paralisada|ca[íi]da)|n[ãa]o enxerga (?:nada )?de um olho|fala enrolada|"
-    r"一只眼睛(?:突然)?看不见|\bmunh tedha|"
+    r"一只眼睛(?:突然)?看不见|\bmu[nh]?h (?:ek taraf |ek side )?tedha|\bhaath (?:utha|uth) nahi pa|"
     # Heat stroke and collapse: no longer sweating, collapsed, eyes rolling back
     r"ya no suda|(?:ahorita|ahora|de repente|y)\s+se (?:nos |me |le )?desplom[óo]|se le (?:ponen|pusieron|voltean) los ojos en blanco|"
     r"(?:il|elle) s'est effondr[ée]|yeux r[ée]vuls[ée]s|(?:ele|ela) desabou|"
@@ -285,6 +307,24 @@ EMERGENCY_OTHER: list[str] = [
     r"(?:diab[ée]tique|insuline).{0,150}(?:je tremble|tremble de partout|je transpire|vois flou|vais m'?[ée]vanouir)|"
     r"血.{0,10}(?:往外喷|喷出来|止不住)|\bmu[nh]+ se jhaag|मु[ंँ]ह से झाग|"
     r"嘴(?:也|都)?歪了|(?:تمها|تمه|فمها|فمه|بقها|بقه) (?:معوج|مايل)|\bne r[ée]pond plus\b|(?:bebeu|engoliu|tomou)\b.{0,20}\blix[íi]via|en carne viva",
+]
+
+# Ten tablets or more taken, told in the first person: an emergency however the message is framed (a "lol"
+# or a "mdr" does not make twenty paracetamol a joke), so these are read without the context rules.
+_PILLS_EN = (r"(?:pills?|tablets?|capsules?|meds|paracetamol|acetaminophen|tylenol|panadol|ibuprofen|advil|aspirin|"
+             r"xanax|sleeping pills|painkillers)")
+OVERDOSE_SAID: list[str] = [
+    r"\bi (?:just |accidentally )?(?:took|swallowed|downed|ate|had) (?:like |about |around |maybe |over |nearly )?\d{2,} "
+    r"(?:of (?:my|his|her|the|mum'?s|mom'?s|dad'?s|my \w+'?s) )?(?:\w+ )?" + _PILLS_EN + r"\b",
+    r"\bj'ai (?:pris|aval[ée]) (?:genre |environ |au moins |like |presque |tipo )?\d{2} (?:comprim[ée]s|cachets|g[ée]lules|"
+    r"pilules|m[ée]docs|doliprane|dafalgan|efferalgan|parac[ée]tamol|ibuprof[eè]ne|advil|aspirine|xanax|somnif[eè]res)",
+    r"\b(?:me tom[ée]|tom[ée]|me tragu[ée]|tragu[ée]) (?:como |unas |tipo |like |casi )?\d{2} (?:pastillas|p[íi]ldoras|"
+    r"tabletas|c[áa]psulas)",
+    r"\b(?:tomei|engoli) (?:tipo |uns |umas |quase |like )?\d{2} (?:comprimidos|rem[ée]dios|p[íi]lulas|c[áa]psulas)",
+    r"我(?:刚才|刚刚|一下)?(?:吃|吞)了(?:大概|差不多|快)?\d{2,}(?:片|粒|颗)",
+    r"(?:أخذت|اخذت|بلعت|شربت) (?:حوالي |تقريبا |يمكن )?[\d٠-٩]{2,} (?:حبة|حباية|قرص|حبوب)",
+    r"\b(?:maine|mene|main ne) (?:lagbhag |kareeb |like )?\d{2,} (?:goliyan|goli|tablets?|pills?)\b.{0,15}\b(?:kha|nigal)|"
+    r"(?:मैंने|मैने) (?:लगभग |करीब )?\d{2,} (?:गोलियां|गोलियाँ|गोली).{0,15}(?:खा|निगल)",
 ]
 
 # Suicidal thoughts and self-harm.
@@ -407,7 +447,8 @@ CRISIS: list[str] = [
     r"\b(?:want|need|wish)\w*\s+(?:the\s+|this\s+|my\s+|all\s+(?:the|this)\s+)?(?:pain|suffering|hurt\w*)\s+to\s+"
     r"(?:stop|end|go away)\s+(?:forever|for good|permanently)\b",
     r"\bwant\w*\s+(?:it\s+all|everything|all\s+of\s+(?:this|it))\s+to\s+be\s+over\b",
-    r"\b(?:don'?t|do not|can'?t|no longer)\s+see\s+(?:the|any)\s+point\s+(?:anymore|any more|in anything|in going on|in trying)\b",
+    r"\b(?:don'?t|do not|can'?t|no longer)\s+see\s+(?:the|any)\s+point\s+(?:anymore|any more|in anything|in going on|in trying|"
+    r"(?:of|in) any of it)\b",
     # Means and methods: stockpiled medicines, a noose, a gun, a plan, research.
     r"\b(?:saving|saved|stockpil\w*|hoard\w*|collect\w*|stash\w*|squirrel\w*)\s+(?:up\s+)?(?:all\s+)?(?:my|his|her|some|"
     r"a lot of|enough)?\s*(?:[\w']+\s+){0,3}?(?:pills?|tablets?|meds|medications?|medicines?|antidepressants|painkillers|"
@@ -453,6 +494,15 @@ CRISIS: list[str] = [
     r"\b(?:wrote|written|writing)\s+(?:letters|notes)\s+to\s+(?:everyone|everybody)\b",
     # Asking for the quickest or a painless way to die is a crisis however it is framed (any language)
     r"(?:أسرع|أسهل|اسرع|اسهل) طريقة لل?(?:انتحار|موت)|最快.{0,4}(?:自杀|死)|(?:forma|manera) m[áa]s r[áa]pida de (?:morir|suicidarme)|"
+    # ... and so is asking how many pills it takes not to wake up (not "to sleep through the night")
+    r"combien de (?:m[ée]docs|cachets|comprim[ée]s|pilules|somnif[eè]res|m[ée]dicaments)\b.{0,50}\bpour (?:ne )?(?:plus|pas) "
+    r"(?:me |se )?r[ée]veiller\b(?! (?:la nuit|en pleine nuit|trop t[ôo]t))|"
+    r"cu[áa]ntas (?:pastillas|p[íi]ldoras)\b.{0,50}\bpara (?:ya )?no (?:volver a )?despertar(?:me)?\b(?! (?:en|por|a media|durante|de) "
+    r"(?:la )?(?:noche|madrugada))|quantos (?:comprimidos|rem[ée]dios)\b.{0,50}\b(?:pra|para) (?:n[ãa]o|nunca mais) acordar\b"
+    r"(?! (?:de|[àa]) noite| de madrugada| cedo)|"
+    r"(?:كم|قديش|قد ايه|قد إيه) (?:حبة|حباية|قرص)\S*.{0,40}(?:عشان|علشان|حتى|كي|لحتى) (?:ما|لا|مش) ?(?:أصحى|اصحى|أصحا|اصحا|أستيقظ|اقوم|أقوم)"
+    r"(?! (?:بالليل|في الليل))|吃多少.{0,6}(?:不会醒|醒不过来|就不醒|再也不醒)|"
+    r"\bkitni (?:goliyan|goli|tablets?)\b.{0,40}\b(?:mar ja|kabhi na uth|phir na uth|uth na)|कितनी (?:गोलियां|गोलियाँ).{0,40}(?:मर जा|फिर न उठ|कभी न उठ)|"
     r"\b(?:i'?ve|i have) decided\b.{0,40}\b(?:bridge|jump)\b|\bbridge\b.{0,80}\bi'?ve decided i'?ll\b",
     # told in the first person: the same words about a film or a patient are not a disclosure
     r"\bi\s+climbed (?:over|onto) the (?:railing|rail|ledge|parapet)\b|\bi\s+(?:keep|kept)\b.{0,60}\bstepping off\b|"
@@ -476,15 +526,15 @@ CRISIS_OTHER_LANGUAGES: list[str] = [
     r"|no quiero vivir|hacerme daño|no quiero seguir viviendo",
     r"(?<!\bvai )(?<!\bvão )(?<!\bvais )(?<!\bvai acabar )(?<!\bainda vai )me matar\b|me suicidar|quero morrer\b" + _NOT_IDIOM_PT +
     r"|tirar (?:a )?minha (?:própria )?vida|n[ãa]o quero (?:mais )?viver|me machucar de propósito",
-    r"不想活|想死(?!你|您|了你|的心都有)|自杀|轻生|结束(?:我的)?生命|自残|伤害自己",
+    r"不想活|(?<!无聊到)(?<!无聊到我)(?<!热到)(?<!热到我)(?<!笑到)(?<!尴尬到)(?<!饿到)(?<!困到)(?<!冷到)想死(?!你|您|了你|的心都有)|自杀|轻生|结束(?:我的)?生命|自残|伤害自己",
     r"أنتحر|الانتحار|أقتل نفسي|أريد أن أموت|لا أريد أن أعيش|أؤذي نفسي",
     r"आत्महत्या|खुद को (?:मार|नुकसान|चोट)|मरना चाहत|जीना नहीं चाहत",
     # Plans, means and farewells, in everyday words
     r"(?:je compte|je vais) (?:tout|tous les) prendre|lettres? d'adieu|donné toutes mes affaires|me pendre\b|"
     r"me jeter (?:du|d'un|sous)|sauter d(?:u|'un) (?:pont|immeuble|balcon)",
-    r"(?:tomarme|tomar) todas las pastillas|me voy a tirar (?:de|del|por)|ahorcarme|cortarme las venas|carta de despedida|"
+    r"(?:tomarme|tomar) todas las pastillas|me voy a tirar (?:de|del|por)|ahorcarme|cortarme las venas|cartas? de despedida|"
     r"(?:regal[ée]|di) (?:todas )?mis cosas",
-    r"tomar todos os (?:comprimidos|rem[ée]dios)|me jogar (?:da|de|do)\b|me enforcar|cortar os pulsos|carta de despedida|"
+    r"tomar todos os (?:comprimidos|rem[ée]dios)|me jogar (?:da|de|do)\b|me enforcar|cortar os pulsos|cartas? de despedida|"
     r"dei (?:todas )?as minhas coisas",
     r"(?:把东西都|东西都)送(?:给|人)|(?:查好了|找好了|看好了).{0,10}(?:桥|楼|药)|跳楼(?!价|大甩卖)|跳桥|割腕|上吊|"
     r"(?:吃|吞)多少.{0,6}会死",
@@ -510,7 +560,7 @@ CRISIS_OTHER_LANGUAGES: list[str] = [
     r"me desped[ií] de (?:mis|todos)|en el borde\b.{0,40}\b(?:hoy|esta noche|mañana)|escrib[ií] (?:las )?cartas para",
     r"me cortar fundo|pra n[ãa]o acordar mais|vou fazer de verdade|me despedi d[aoe]s? (?:minhas|meus|todos)|"
     r"na beirada\b.{0,40}\b(?:hoje|amanh[ãa])|escrevi (?:as )?cartas pr?[ao]",
-    r"遗书|割深|割腕|翻过栏杆|攒.{0,6}安眠药|安眠药.{0,10}全吃|全吃掉|不会再回来了|考试前就走",
+    r"遗书|割深|割腕|翻过栏杆|攒.{0,6}安眠药|安眠药.{0,3}攒|安眠药.{0,10}全吃|全吃掉|不会再回来了|考试前就走",
     r"[هاأ]شنق نفسي|جرح حالي|[اأ]جرح نفسي|نقتل راسي|[اأ]قتل روحي|نقتل روحي|بسويها صدق|كتبت جوابات|رسالة وداع|"
     r"وقفت على (?:الطرف|حافة)",
     r"(?:مش|لن)\s*(?:هكون|اكون|أكون|حكون) موجودة?\s*(?:[.،!]|$|بعد|تاني|خلاص)|كتبت وصيتي|(?:اقل|أقل) طريقة (?:وجع|ألم|الم)|"
@@ -523,7 +573,15 @@ CRISIS_OTHER_LANGUAGES: list[str] = [
     r"炭.{0,6}胶带|胶带.{0,6}炭|(?:封好|封死).{0,4}门窗|门窗.{0,4}(?:封好|封死)|"
     r"(?:جبت|اشتريت|جهزت) (?:ال)?حبل|صرت عبء|(?:انا|أنا) عبء|\bkood ja(?:unga|ungi|aunga|aungi)\b|कूद जाऊं(?:गा|गी)|"
     r"\bfaa?nsi laga|फा(?:ं|ँ)सी लगा|\bkhud ko khatam|खुद को खत्म|गहरा काट|ताकि फिर न उठ|\balvida keh|अलविदा कह|"
-    r"\bsach me(?:in)? kar dunga|\bchitthi likh di",
+    r"\bsach me(?:in)? kar dunga|\bchitthi likh di|\balvida (?:wali |ki )?chitth\w*|अलविदा (?:वाली |की )?चिट्ठ|"
+    r"\bsab khatam karne ka (?:socha|faisla|plan|din)|सब खत्म करने का (?:सोचा|फैसला)|(?:عشان|علشان|حتى|كي|لكي) (?:أخلص|اخلص) من حياتي",
+    # A farewell posted, pills hoarded, "if I don't reply tomorrow, you'll know"
+    r"(?:postou|publicou|mandou|escreveu) (?:um |uma )?(?:mensagem de |texto de |post de )?[\"“'«]?adeus\b|"
+    r"(?:public[óo]|subi[óo]|mand[óo]|escribi[óo]|puso) (?:un |una )?(?:mensaje de |post de |historia de )?[\"“'«]?adi[óo]s\b|"
+    r"(?:a |m'a )?(?:post[ée]|publi[ée]|envoy[ée]|[ée]crit) (?:un |une )?(?:message d'|story d'|post d')?[\"“'«]?adieu\b|"
+    r"\b(?:apni |saari |sab )?goliyan (?:jama|ikatth\w*|bacha\w*|chhupa\w*) (?:kar|rakh)|(?:गोलियां|गोलियाँ) (?:जमा|इकट्ठी|बचा) (?:कर|रख)|"
+    r"\b(?:reply|jawab|message) (?:na|nahi) (?:karu|karun|karoon|karoo|du|dun|doon|aaye|aaya)\b.{0,25}\bsamajh (?:lena|jana)\b|"
+    r"(?:जवाब|रिप्लाई) न (?:दूँ|दूं|करूँ|करूं).{0,25}समझ (?:लेना|जाना)",
 ]
 
 # Out-of-scope requests: category -> patterns.
@@ -614,7 +672,10 @@ PAST = (r"\b(?:last (?:year|month|week|spring|summer|winter|fall)|years? ago|mon
         r"le mois dernier|l'an dernier|l'année dernière|il y a \d+ (?:ans|mois)|el mes pasado|el año pasado|"
         r"hace \d+ (?:años|meses)|en (?:19|20)\d\d|mês passado|ano passado|há \d+ (?:anos|meses)|em (?:19|20)\d\d)\b|"
         r"上个月|去年|年前|以前|高中时|小时候|الشهر الماضي|السنة الماضية|العام الماضي|من سنين|पिछले (?:महीने|साल|हफ्ते)|"
-        r"\bhace (?:un|una|dos|tres|unos|unas|\d+) (?:años?|mes(?:es)?|semanas?)\b|\buna vez a los\b|\buma vez aos\b|"
+        r"\bhace (?:un|una|dos|tres|unos|unas|\d+) (?:años?|mes(?:es)?|semanas?)\b|"
+        r"\b(?:quand j'[ée]tais (?:petite?|enfant|gamin\w*)|(?:toute )?petite?,? j'(?:ai|avais)|enfant,|de chiquit[ao]|de niñ[ao]|de pequeñ[ao]|"
+        r"cuando era (?:niñ[ao]|chic[ao]|pequeñ[ao])|quando eu era (?:pequen[ao]|criança|menin[ao])|bachpan (?:mein|me|mai))\b|"
+        r"(?:وأنا|وانا|لما كنت|لما كنت) صغير(?:ة)?|बचपन में|\buna vez a los\b|\buma vez aos\b|"
         r"\bh[áa] (?:um|uma|dois|duas|\d+) (?:anos?|m[eê]s(?:es)?|semanas?)\b|\bsemana passada\b|\bnous a racont[ée]\b|"
         r"上周|上次|الأسبوع الماضي|الاسبوع الماضي|(?:السنة|الشهر|الاسبوع) اللي فات(?:ت)?|"
         r"قبل \S+ (?:سنين|سنوات|شهور)|و(?:هي|هو) صغير|"
@@ -654,7 +715,8 @@ GENERAL = (r"(?:\b(?:in general|generally|usually|typically|what (?:is|are)|what
            r"curiosity|curiosidad|curiosidade|curiosit[ée]|in (?:the|a) (?:video ?)?game|pubg|free fire|game me|game mein|estudo (?:enfermagem|medicina)|estudio (?:enfermer[ií]a|medicina)|"
            r"prova pr[áa]tica|"
            r"just in case|en general|por lo general|por si acaso|en général|au cas où|em geral|por via das dúvidas|"
-           r"aam taur (?:par|pe)|general mein)\b|qu'est-ce|quels sont|qué es|cuáles son|"
+           r"aam taur (?:par|pe)|general mein|student (?:hoon|hu|hun)|kya hota hai|ho ja(?:ye|aye|e) (?:to|toh) kya karna|ke (?:symptoms|lakshan|signs) kya (?:hote|hai|hain))\b|"
+           r"हो जाए तो क्या करना|के लक्षण क्या|क्या होता है|qu'est-ce|quels sont|qué es|cuáles son|"
            r"一般来说|一般來說|一般性|一般嚟讲|一般嚟講|以防万一|以防萬一|بشكل عام|عموما|عمومًا|احتياطا|احتياطًا|"
            r"सामान्य तौर|आम तौर|एहतियात|"
            r"o que é|quais são|什么是|哪些|纪录片|论文|作业|急救课|如果(?:身边)?有人|ما هو|ما هي|وثائقي|بحث|دورة|إذا أحد|"

@@ -69,10 +69,12 @@ def test_taking_a_normal_dose_is_not_an_overdose() -> None:
 
 async def test_stroke_signs_in_the_middle_of_a_long_french_message_are_caught(offline: Guardrails) -> None:
     text = _PARTY + _STROKE + _MENU
-    assert (await Guardrails("regex").check_input(text)).intervention_type == "none"  # no pattern sees it
-    assert offline.semantic is not None and offline.semantic.classify(text).intervention_type == "none"  # nor the window
+    assert offline.semantic is not None and offline.semantic.classify(text).intervention_type == "none"  # the window misses it
+    read = offline.semantic.classify_message(text)
+    assert read.intervention_type == "emergency" and "passage" in read.explanation  # one of its passages does not
+    assert (await Guardrails("regex").check_input(text)).intervention_type == "emergency"  # nor do the patterns
     verdict = await offline.check_input(text)
-    assert verdict.intervention_type == "emergency" and "passage" in verdict.explanation
+    assert verdict.intervention_type == "emergency"
     harmless = await offline.check_input(_PARTY + _MENU)
     assert harmless.intervention_type == "none"
 
