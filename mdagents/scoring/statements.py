@@ -76,7 +76,7 @@ HYPOTHETICAL = re.compile(
     r"suggest\w*|propos\w*|depending\s+on|would\s+(?:also\s+)?be\s+a\s+poor|(?:wrong|incorrect|a\s+mistake)\s+to|at\s+first\s+glance)\b(?:[^.!?;\n]|\.\d)*$", re.IGNORECASE)
 # Another party as the subject just before an answer marker: what the report, an expert or a colleague said.
 _OTHERS = re.compile(r"\b(?:the\s+)?(?:report|experts?(?:\s+\d+(?:\s*(?:,|and|&)\s*\d+)*)?|colleagues?|\w+ologists?|\w+icians?|"
-                     r"surgeons?|other\s+experts?|(?<!if\s)(?<!if\s)(?:he|she|they))(?:['’]s?)?\s+(?:\w+\s+){0,2}$", re.IGNORECASE)
+                     r"surgeons?|other\s+experts?|(?<!if\s)(?:he|she|they))(?:['’]s?)?\s+(?:\w+\s+){0,2}$", re.IGNORECASE)
 _SENTENCE_BREAK = re.compile(r"(?<!\d)\.|\.(?!\d)|[!?;\n]|\s[—–]\s")
 # "C is correct", "(C) is the best answer", "This is A, not B", "not B but C": the letter comes first.
 _LETTER_FIRST = re.compile(
