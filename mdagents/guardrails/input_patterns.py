@@ -675,7 +675,7 @@ PAST = (r"\b(?:last (?:year|month|week|spring|summer|winter|fall)|years? ago|mon
         r"\bhace (?:un|una|dos|tres|unos|unas|\d+) (?:años?|mes(?:es)?|semanas?)\b|"
         r"\b(?:quand j'[ée]tais (?:petite?|enfant|gamin\w*)|(?:toute )?petite?,? j'(?:ai|avais)|enfant,|de chiquit[ao]|de niñ[ao]|de pequeñ[ao]|"
         r"cuando era (?:niñ[ao]|chic[ao]|pequeñ[ao])|quando eu era (?:pequen[ao]|criança|menin[ao])|bachpan (?:mein|me|mai))\b|"
-        r"(?:وأنا|وانا|لما كنت|لما كنت) صغير(?:ة)?|बचपन में|\buna vez a los\b|\buma vez aos\b|"
+        r"(?:وأنا|وانا|لما كنت) صغير(?:ة)?|बचपन में|\buna vez a los\b|\buma vez aos\b|"
         r"\bh[áa] (?:um|uma|dois|duas|\d+) (?:anos?|m[eê]s(?:es)?|semanas?)\b|\bsemana passada\b|\bnous a racont[ée]\b|"
         r"上周|上次|الأسبوع الماضي|الاسبوع الماضي|(?:السنة|الشهر|الاسبوع) اللي فات(?:ت)?|"
         r"قبل \S+ (?:سنين|سنوات|شهور)|و(?:هي|هو) صغير|"

@@ -204,6 +204,7 @@ _DRUG_NAMES = dict(pair.split("=") for pair in (
 _OTHER_NAME = {**_DRUG_NAMES, **{us: intl for intl, us in _DRUG_NAMES.items()}}
 
 
+@lru_cache(maxsize=4096)
 def spelling_pattern(text: str) -> str:
     """A regex for a normalised text that also matches its words' British spellings ("oesophageal varices",
     "haemochromatosis") and a drug's other name ("paracetamol overdose" for "acetaminophen overdose")."""
