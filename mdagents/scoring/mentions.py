@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from mdagents.scoring.statements import AMBIGUOUS, LIST_ITEM, NEGATED_AFTER, OPTION_LIST
-from mdagents.scoring.text import normalise, spelling_pattern, words
+from mdagents.scoring.text import normalise, phrase_regex, spelling_regex, words
 
 OPTION_TEXT, LETTER = "option_text", "letter"
 _NEGATED_BEFORE = re.compile(
@@ -92,7 +92,7 @@ def _texts_named(text: str, options: dict[str, str], *, offers: list[str] | None
         norm = normalise(option)
         if len(norm) < 3 or norm in ("yes", "no", "maybe"):
             continue
-        for match in re.finditer(rf"(?<![A-Za-z0-9_-]){spelling_pattern(norm)}(?![A-Za-z0-9_-])", text):
+        for match in spelling_regex(norm).finditer(text):
             if (negated(text, match.start(), match.end()) or _DESCRIBED_AFTER.match(text, match.end())
                     or _ATTRIBUTED.search(text, max(0, match.start() - 120), match.start())):
                 continue
@@ -157,7 +157,7 @@ def _letter(body: str, options: dict[str, str]) -> str | None:
     keys = {key.upper(): key for key in options}
     masked = body
     for text in sorted(options.values(), key=len, reverse=True):
-        masked = re.sub(re.escape(text), " ~ ", masked, flags=re.IGNORECASE) if len(text) >= 3 else masked
+        masked = phrase_regex(text).sub(" ~ ", masked) if len(text) >= 3 else masked
     listing = len(set(OPTION_LIST.findall(masked))) >= 2
     listed = re.search(r"(?<![\w'’-])[A-E](?:\s*,\s*[A-E](?![\w'’-])){3,}", masked)
     if listed and len(set(re.findall(r"[A-E]", listed.group(0)))) >= 4:

@@ -113,8 +113,8 @@ _WHICH_IS_LETTER = re.compile(r"\b(?:which|that)\s+(?:is|would\s+be)\s+(?:(?:cho
                                r"|\(?([A-E])\)?(?=\s*(?:[.!,;]|$)))")
 _SO_OPTION = re.compile(r"(?:^|(?<=[.!?]\s))[ \t]*(?:so|thus|hence|therefore)[ \t]*,?[ \t]+(?:it['’]?s[ \t]+|it[ \t]+is[ \t]+)?"
                         r"([^.!?\n]{2,80}?)[ \t]*[.!](?=\s|$)", re.IGNORECASE | re.MULTILINE)
-_TEXT_IS_BEST = re.compile(r"(?P<text>[^.;!?\n]{2,80}?)\s+(?:is|remains)\s+(?:the|my|our)\s+(?:best|correct|right|preferred|"
-                           r"most\s+appropriate)\s+(?:answer|choice|option)\b(?!\s+(?:for|if|when|in|here\s+if))", re.IGNORECASE)
+_IS_BEST = re.compile(r"\s+(?:is|remains)\s+(?:the|my|our)\s+(?:best|correct|right|preferred|most\s+appropriate)\s+"
+                      r"(?:answer|choice|option)\b(?!\s+(?:for|if|when|in|here\s+if))", re.IGNORECASE)
 _SO_LETTER = re.compile(r"(?<![\w'’-])(?i:so|hence|thus)\s+\(?([A-E])\)?(?=[.!](?:\s|$))")
 OPTION_LIST = re.compile(r"(?:^|(?<=[.!?]\s))\s*(?:option\s+|choice\s+)?\(?([A-E])\s*[.:)]\s", re.MULTILINE | re.IGNORECASE)
 NEGATED_AFTER = re.compile(
@@ -221,6 +221,18 @@ def value(text: str, options: dict[str, str], *, whole: bool = False, loose: boo
     return CONFLICT if named and keys.get((named.group(1) or named.group(2)).upper()) not in (None, key) else key  # "X, which is E"
 
 
+def _texts_called_best(body: str) -> list[tuple[int, str, int]]:
+    """(start, text, end) for each "<text> is the best choice": the text is what precedes it in its sentence, at most
+    80 characters (found from the phrase backwards, which is linear, not from every position forwards)."""
+    found, floor = [], 0
+    for match in _IS_BEST.finditer(body):
+        start = max(floor, match.start() - 80, *(body.rfind(c, 0, match.start()) + 1 for c in ".;!?\n"))
+        if match.start() - start >= 2:
+            found.append((start, body[start:match.start()], match.end()))
+            floor = match.end()
+    return found
+
+
 LIST_ITEM = r"(?:[-*•]|\d+[.)])"  # a bullet or a number opening a list's line
 _MARKED = re.compile(r"^[ \t]*(?:" + LIST_ITEM + r"|\|)?[ \t]*(?P<item>[^\n|]{1,80}?)[ \t]*(?:(?:←|<-+|<=+)[ \t]*(?:chosen|selected|"
                      r"my\s+(?:answer|pick|choice)|answer|pick|final)\b|\((?:chosen|selected|my\s+answer)\)|\|[ \t]*(?:chosen|selected)\b)"
@@ -294,12 +306,12 @@ def _declarations(body: str, options: dict[str, str]) -> list[Statement]:
         key = keys.get(match.group(1))
         if key is not None and not REVISION.search(body, match.end()):  # not "So D. Wait, ..."
             found.append(Statement(match.start(), WEAK, key, match.end()))
-    for match in _TEXT_IS_BEST.finditer(body):  # "I agree with the report that amoxicillin is the best choice."
-        fragment = re.split(r"\b(?:that|think|believe|agree|so|thus|therefore)\b|[,:(]", match.group(1))[-1]
+    for start, text, end in _texts_called_best(body):  # "I agree with the report that amoxicillin is the best choice."
+        fragment = re.split(r"\b(?:that|think|believe|agree|so|thus|therefore)\b|[,:(]", text)[-1]
         said = options_meant(fragment, options)
-        sentence = _SENTENCE_BREAK.split(body[max(0, match.start() - 200):match.start("text")])[-1]
+        sentence = _SENTENCE_BREAK.split(body[max(0, start - 200):start])[-1]
         if len(said) == 1 and not HYPOTHETICAL.search(sentence) and not re.search(r"\b(?:not|never)\b", fragment, re.IGNORECASE):
-            found.append(Statement(match.start("text"), STRONG, said.pop(), match.end()))
+            found.append(Statement(start, STRONG, said.pop(), end))
     for match in _SO_OPTION.finditer(body):  # "So amoxicillin." (an option's words and nothing else)
         said = list(options_worded(match.group(1), options))
         if len(said) == 1:

@@ -205,15 +205,23 @@ _OTHER_NAME = {**_DRUG_NAMES, **{us: intl for intl, us in _DRUG_NAMES.items()}}
 
 
 @lru_cache(maxsize=4096)
-def spelling_pattern(text: str) -> str:
-    """A regex for a normalised text that also matches its words' British spellings ("oesophageal varices",
-    "haemochromatosis") and a drug's other name ("paracetamol overdose" for "acetaminophen overdose")."""
+def spelling_regex(text: str) -> re.Pattern[str]:
+    """The words of a normalised text, whole, also in British spelling ("oesophageal varices", "haemochromatosis")
+    and under a drug's other name ("paracetamol overdose" for "acetaminophen overdose"). Cached compiled: option
+    texts recur in every reply of a run, more of them than the re module's own cache holds."""
     def word(w: str) -> str:
         names = [w, _OTHER_NAME[w]] if w in _OTHER_NAME else [w]
         return "(?:" + "|".join(re.sub(r"(?<![ao])e", "[ao]?e", re.escape(name)) for name in names) + ")"
-    return " ".join(word(w) for w in text.split(" "))
+    return re.compile(r"(?<![A-Za-z0-9_-])" + " ".join(word(w) for w in text.split(" ")) + r"(?![A-Za-z0-9_-])")
 
 
+@lru_cache(maxsize=4096)
+def phrase_regex(text: str) -> re.Pattern[str]:
+    """A literal phrase in any case, compiled once (an option's text, looked for in every reply)."""
+    return re.compile(re.escape(text), re.IGNORECASE)
+
+
+@lru_cache(maxsize=1 << 16)
 def _canonical(word: str) -> str:
     """One spelling of a word: British/American variants, plurals and drug names fold together ("coeliac" = "celiac")."""
     word = _DRUG_NAMES.get(word, word)
