@@ -248,3 +248,59 @@ def test_roman_and_arabic_numerals_after_a_counting_word_are_the_same_option(rep
     options = {"A": "NYHA class I", "B": "NYHA class II", "C": "NYHA class III", "D": "NYHA class IV"}
     found = read_answer(reply, options)
     assert (found.letter, found.reason) == (letter, reason)
+
+
+BACTERIA = {"A": "Campylobacter jejuni", "B": "Salmonella Typhi", "C": "Shigella dysenteriae",
+            "D": "Escherichia coli O157:H7", "E": "Vibrio cholerae"}
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("Answer: C. jejuni", "A"),  # the genus's initial, not the letter C
+    ("Bloody diarrhoea after undercooked chicken.\n\nAnswer: (A) C. jejuni", "A"),
+    ("Answer: E. coli O157:H7", "D"),
+    ("Answer: (C) E. coli O157:H7", None),  # the letter C and option D's species: a conflict
+    ("Answer: E", "E"),  # a letter alone is still a letter
+    ("Answer: V. cholerae", "E"),
+])
+def test_a_genus_shortened_to_its_initial_names_its_option(reply: str, expected: str | None) -> None:
+    assert read_answer(reply, BACTERIA).letter == expected
+
+
+ANTIDOTES = {"A": "Naloxone", "B": "Flumazenil", "C": "N-acetylcysteine", "D": "Fomepizole"}
+
+
+@pytest.mark.parametrize(("reply", "options", "expected", "reason"), [
+    ("Answer: NAC", ANTIDOTES, "C", None),  # not "N/A"
+    ("Answer: N/A", ANTIDOTES, None, "refused"),
+    ("NAC", ANTIDOTES, "C", None),  # a whole reply that is one option's abbreviation
+    ("Thiamine", {"A": "Vitamin B1 (thiamine)", "B": "Vitamin B3 (niacin)", "C": "Vitamin C"}, "A", None),
+    ("Class A", {"A": "Child-Pugh class C", "B": "Child-Pugh class A", "C": "Child-Pugh class B"}, None, "none"),
+    ("Tegretol", {"A": "Carbamazepine", "B": "Gabapentin"}, None, "none"),  # a brand name: the extractor's
+])
+def test_a_short_whole_reply_is_read_as_its_answer(reply: str, options: dict[str, str], expected: str | None,
+                                                     reason: str | None) -> None:
+    reading = read_answer(reply, options)
+    assert (reading.letter, reading.reason) == (expected, reason)
+
+
+YES_NO = {"A": "yes", "B": "no", "C": "maybe"}
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("Answer: yes\n" * 6 + "Answer:", "A"),  # an answer repeated until the limit cut the last one empty
+    ("Answer: yes\nWait, let me reconsider the secondary endpoint.\nAnswer:", None),  # cut while revising
+    ("Answer:", None),
+])
+def test_an_answer_line_cut_empty(reply: str, expected: str | None) -> None:
+    reading = read_answer(reply, YES_NO, finish_reason="length")
+    assert reading.letter == expected and (expected is not None or reading.reason == "truncated")
+
+
+@pytest.mark.parametrize("reply", [
+    "Antwort: (A) ja bzw. (C) vielleicht",
+    "Réponse : (A) oui ou (C) peut-être",
+    "Antwort: (A) oder (C)",
+    "Risposta: (A) sì oppure (C) forse",
+])
+def test_two_answers_joined_by_or_in_other_languages_are_ambiguous(reply: str) -> None:
+    assert read_answer(reply, YES_NO).reason == "ambiguous"

@@ -12,7 +12,14 @@ The API is described in docs/methods.md.
 
 from __future__ import annotations
 
-from mdagents.methods.api import Decision, MethodContext, Question, answer_letter, answer_params, question_text
+from mdagents.methods.api import (
+    Decision,
+    MethodContext,
+    Question,
+    answer_letter,
+    answer_params,
+    question_text,
+)
 
 INSTRUCTION = "You are a careful physician who answers multiple choice exam questions."
 ANSWER_LINE = "End with one line in exactly this format:\nAnswer: (X) option text"

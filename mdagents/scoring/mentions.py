@@ -11,7 +11,14 @@ from __future__ import annotations
 import re
 
 from mdagents.scoring.statements import AMBIGUOUS, LIST_ITEM, NEGATED_AFTER, OPTION_LIST
-from mdagents.scoring.text import normalise, phrase_regex, spelling_regex, words
+from mdagents.scoring.text import (
+    normalise,
+    options_meant,
+    options_touched,
+    phrase_regex,
+    spelling_regex,
+    words,
+)
 
 OPTION_TEXT, LETTER = "option_text", "letter"
 _NEGATED_BEFORE = re.compile(
@@ -108,6 +115,12 @@ def _texts_named(text: str, options: dict[str, str], *, offers: list[str] | None
 def read_mentions(body: str, options: dict[str, str]) -> tuple[str | None, str]:
     """(option key or AMBIGUOUS, step), or (None, "none"). The option must be named in the first or the last
     sentence: a reply that states no answer commits, if at all, where it opens or where it concludes."""
+    phrase = body.strip().rstrip(".!")
+    if len(phrase.split()) <= 4 and re.fullmatch(r"[\w'’ /-]+", phrase) and not re.search(
+            r"_[A-E]\b|\b(?i:and|or|not|no|nor|plus|with|vs|is|are)\b", phrase):  # "Class A": the letter, or class A?
+        meant = options_meant(phrase, options)  # the whole reply is a name: "Thiamine", "NMS", "D-dimer"
+        if len(meant) == 1:
+            return meant.pop(), OPTION_TEXT
     closing = body.strip().splitlines()[-1].strip() if body.strip() else ""
     if re.fullmatch(r"[A-Za-z][\w'’ -]{2,40}[.!]", closing) and not _texts_named(normalise(closing), options) \
             and len(closing.split()) <= 4 and not re.search(r"\b[A-E]\b", closing) \
@@ -128,7 +141,9 @@ def read_mentions(body: str, options: dict[str, str]) -> tuple[str | None, str]:
         named = _texts_named(normalise(last), options)
     letter = _letter(body, options)
     said, step = (None, "none")
-    if len(named) == 1:
+    if len(named) == 1 and letter not in (None, named[0]) and options_touched(last, options) == {letter}:
+        said, step = letter, LETTER  # "... S. aureus in early childhood ... The organism is Pseudomonas — option A."
+    elif len(named) == 1:
         said, step = (AMBIGUOUS if letter not in (None, named[0]) else named[0]), OPTION_TEXT
     elif not named and (yes_no := _yes_no_word(body, options)) is not None:
         said, step = (AMBIGUOUS if letter not in (None, yes_no) else yes_no), OPTION_TEXT  # "... no. Maybe C, or B"

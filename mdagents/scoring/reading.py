@@ -28,9 +28,17 @@ from mdagents.scoring.statements import (
     Statement,
     statements,
 )
-from mdagents.scoring.text import after_reasoning, own_turn, plain, plain_options, tally, words
+from mdagents.scoring.text import (
+    after_reasoning,
+    genus_spelled_out,
+    own_turn,
+    plain,
+    plain_options,
+    tally,
+    words,
+)
 
-GRADER_VERSION = "contract-8"
+GRADER_VERSION = "contract-9"
 TRUNCATED, NONE, LLM, DECLARATION = "truncated", "none", "llm", "declaration"
 REASONS = (CONFLICT, AMBIGUOUS, TRUNCATED, REFUSED, NONE)
 MODEL_READABLE = (NONE, CONFLICT, AMBIGUOUS)  # no answer the rules could read; a model might (an alias)
@@ -88,6 +96,7 @@ def _read(text: str, option_items: tuple[tuple[str, str], ...], truncated: bool)
         cut = truncated or (bool(text.strip()) and not after_reasoning(text).strip())
         return Reading(None, NONE, TRUNCATED if cut else NONE)
     options = plain_options(dict(option_items))
+    body = genus_spelled_out(body, options)
     found = statements(body, options)
     if any(s.kind == CONTRACT for s in found):
         return _cut(_reading(_decide(found, body, options, truncated=truncated), CONTRACT), truncated)

@@ -97,11 +97,11 @@ _TRAILING_LETTER = re.compile(r"([^(\[\n]{2,60}?)\s*(?:[(\[](?:(?i:option|choice
 _TEXT_THEN_OPTION = re.compile(r"[^.;\n(\[]{2,60}?,\s*(?:i\.?e\.?,?\s+|that\s+is,?\s+)?(?:option|choice)\s+\(?([A-E])\b(?![\w'’])")
 # A second letter closing a later clause of the same sentence, not ruled out: "I'd choose A, in a child under 12 B."
 _CLAUSE_LETTER = re.compile(r",[^,;\n]{3,40}?(?<!\bnot)(?<!\bthan)(?<!\bover)(?<!\bof)(?<!\bnor)(?<!\bvs)(?<!\bversus)\s\(?([A-E])\)?\s*$")
-_OR_LATER = re.compile(r"(?:\b(?i:or)\b|\band\b|/|&|\botherwise\b|\belse\b|\bunless\b)\s*,?\s*(?:option\s+)?(?:\(([A-Za-z])\)|([A-E])\b(?![\w'’]))")
+_OR_LATER = re.compile(r"(?:\b(?i:or|ou|oder|bzw|oppure)\b\.?|\band\b|/|&|\botherwise\b|\belse\b|\bunless\b|或者?|أو|या)\s*,?\s*(?:option\s+)?(?:\(([A-Za-z])\)|([A-E])\b(?![\w'’]))")
 _TEXT_ENDS = re.compile(r"\s*(?:[,;(]|\s[-–—]\s|\.(?:\s|$)|\b(?:because|since|as|given|due\s+to|which|as\s+the)\b)",
                         re.IGNORECASE)
-_REFUSAL_VALUE = re.compile(r"\s*(?:null|none|n/?a|unknown|-|cannot\b|can['’]t\b|unable\b|no\s+answer|undetermined)",
-                            re.IGNORECASE)
+_REFUSAL_VALUE = re.compile(r"\s*(?:null|none|n/?a|unknown|-|cannot|can['’]t|unable|no\s+answer|undetermined)(?![\w/-])",
+                            re.IGNORECASE)  # not "NAC" (N-acetylcysteine)
 # The first or last line is a letter: "C", "(B) Insulin", "B. Because ...", "So: D.", "That leaves A."
 _OPTION_WORD = r"(?:option|choice|opci[oó]n|op[cç][aã]o|alternativa|se[cç]enek)\s+"
 _EDGE = re.compile(r"^\s*(?:=+>|-+>|»)?\s*(?:(?:so|thus|hence|therefore|overall|in\s+summary|in\s+conclusion|that\s+leaves|"
@@ -123,7 +123,7 @@ NEGATED_AFTER = re.compile(
     r"(?:also\s+)?(?:incorrect|wrong|unlikely|less\s+likely|inappropriate|ruled\s+out|excluded|out\b|contraindicated|reserved|"
     r"insufficient|irrelevant|a\s+distractor|too\s+\w+|a\s+poor|not\s+(?:first|the|indicated|appropriate|correct|right|needed))"
     r"|(?:was|were|is|has\s+been|have\s+been)\s+(?:withdrawn|dropped|abandoned|discarded|rejected|retracted)\b"
-    r"|(?:is|are|would\s+be)\s+(?:harmful|dangerous|unsafe)\b"
+    r"|(?:is|are|would\s+be)\s+(?:harmful|dangerous|unsafe)\b|(?:is|are|was|were)\s+absent\b"
     r"|(?:has|have)\s+no\b|(?:acts|works)\s+(?:far\s+)?too|would\s+(?:only|be\s+(?:appropriate|correct|right|reasonable|"
     r"preferred|considered)\s+(?:if|only|when|in)\b)|can\s+be\s+excluded|is\s+used\s+for|is\s+for\b"
     r"|(?:must|should|is\s+to)\s+be\s+avoided|(?:only\s+)?(?:if|unless)\b|[- ]?(?:resistan(?:ce|t)|failure|allergy|intolerance)\b"
@@ -158,6 +158,8 @@ def value(text: str, options: dict[str, str], *, whole: bool = False, loose: boo
     labelled = re.match(r"\s*(?:\(?[A-Za-z]\)?\s*[-–—]\s*)?", text)  # "A - Factor V Leiden: 2"
     if not whole and tally(options).match(text, labelled.end()):  # type: ignore[union-attr]
         return None  # a count ("votes: A: 2, B: 2", "yes = 2, no = 2"), not a choice
+    if whole and _REFUSAL_VALUE.match(text):
+        return REFUSED  # "Answer: N/A" (not the letter N)
     letter = _LETTER.match(text)
     if letter and letter.group("u") and re.match(r"[AI]\s+[a-z0-9']", text[letter.start("u"):]) and not re.match(
             r"A\s+(?:is|was|because|as|since|yes|no|maybe|or|and|vs|versus|over|rather|not|nor|o|ou|y|et)(?![\w-])", text[letter.start("u"):]):
@@ -188,8 +190,6 @@ def value(text: str, options: dict[str, str], *, whole: bool = False, loose: boo
             return key  # "(C) Magnesium ammonium phosphate (struvite)": the aside names C and only C
         return CONFLICT if meant and key not in meant else key
     if whole:
-        if _REFUSAL_VALUE.match(text):
-            return REFUSED
         if len({value(part, options) for part in re.split(r"[,;]|\bbut\b", first)} - {None}) > 1:
             return AMBIGUOUS  # "yes for screening, no for diagnosis"
         short = _TEXT_ENDS.split(text, maxsplit=1)[0]
@@ -272,8 +272,8 @@ def _answer_lines(body: str, options: dict[str, str]) -> list[Statement]:
         text = match.group("value").strip()
         if not text:  # "Answer:" with the answer on the next line
             text = next((line.strip() for line in body[match.end():].splitlines() if line.strip()), "")
-            if _LINE.match(text):
-                continue
+            if not text or _LINE.match(text):
+                continue  # nothing after it: the reply stopped there
         text = re.sub(r"^(?:the\s+)?(?:final\s+|correct\s+|best\s+)?answer\s+is\s*:?\s*", "", text, flags=re.IGNORECASE)
         said = value(text, options, whole=True)  # "Final Answer: The final answer is D."
         if said is not None:

@@ -180,6 +180,20 @@ def plain(text: str) -> str:
     return join_name_letters(clean(join_name_letters(after_reasoning(text))))
 
 
+def genus_spelled_out(body: str, options: dict[str, str]) -> str:
+    """"C. jejuni" written out as "Campylobacter jejuni" where an option names that species: a genus shortened to
+    its initial names the option, and its capital is not an option's letter."""
+    for short, full in _binomials(tuple(options.values())):
+        body = short.sub(full, body)
+    return body
+
+
+@lru_cache(maxsize=4096)
+def _binomials(texts: tuple[str, ...]) -> tuple[tuple[re.Pattern[str], str], ...]:
+    found = {m.group(0): m for text in texts for m in re.finditer(r"\b([A-Z])[a-z]{2,}\s+([a-z]{3,})\b", text)}
+    return tuple((re.compile(rf"\b{m.group(1)}\.\s?{m.group(2)}\b"), name) for name, m in found.items())
+
+
 def plain_options(options: dict[str, str]) -> dict[str, str]:
     return dict(_plain_options(tuple(options.items())))
 

@@ -153,7 +153,15 @@ CORPORA = [HERE / "replies.jsonl", HERE / "replies_second.jsonl", HERE / "replie
 # mortality", "No changes needed" read as "no", and two still listed below. Its misses: debate verbs ("I'm confident in
 # (B)", "I'm supporting (B)", "I'd advocate (C)", "Conclusion from my side:"), "I agree with Expert 1" where Expert 1's
 # answer is told elsewhere, eponyms and aliases.
-KNOWLEDGE_ONLY = {("replies_twelfth.jsonl", "m0291")}  # a conflict that takes medical knowledge to see
+# `replies_twentyeighth` (250, a twenty-eighth author: replies to the baseline methods' prompts, direct, chain of thought,
+# Medprompt, MedAgents' decision and debate updates, a fifth of them in eight other languages) was first measured after
+# that: 92.0% exact, 2 silent mis-grades: "Antwort: (A) ja bzw. (C) vielleicht" (German "or" between two answers) read as
+# A, and a Hindi answer line whose letter is C and whose text is option B's, translated (listed below). Its misses: a
+# genus cut to its initial ("S. pneumoniae", "Answer: C. jejuni" read as the letter C), "Answer: NAC" read as a refusal
+# ("N/A"), a whole reply that is one option's other name or abbreviation ("Thiamine", "NMS", "AFP"), an answer line
+# repeated until the token limit cut the last one empty, and aliases.
+KNOWLEDGE_ONLY = {("replies_twelfth.jsonl", "m0291"),  # a conflict that takes medical knowledge to see
+                  ("replies_twentyeighth.jsonl", "y0127")}  # a conflict that takes a translation to see (Hindi text)
 # Silent mis-grades not yet read, each listed with why: the grader gives a letter where the author recorded another or none.
 NOT_YET_READ = {
     ("replies_twentyfourth.jsonl", "u0059"),  # "A. wait no, A is the one that causes it ... B." on one line: A is read
@@ -174,7 +182,8 @@ FLOORS = {"replies.jsonl": 0.99, "replies_second.jsonl": 0.99, "replies_third.js
           "replies_twentieth.jsonl": 0.95, "replies_twentyfirst.jsonl": 0.97,
           "replies_twentysecond.jsonl": 0.98, "replies_twentythird.jsonl": 0.97,
           "replies_twentyfourth.jsonl": 0.85, "replies_twentyfifth.jsonl": 0.98,
-          "replies_twentysixth.jsonl": 0.97, "replies_twentyseventh.jsonl": 0.90}
+          "replies_twentysixth.jsonl": 0.97, "replies_twentyseventh.jsonl": 0.90,
+          "replies_twentyeighth.jsonl": 0.95}
 REASON_FLOOR = 0.88  # share of labelled no-answers given the labelled reason (authors differ at the edges)
 
 
