@@ -15,6 +15,7 @@ from typing import Any
 
 from mdagents.errors import ConfigError
 from mdagents.guardrails import input_check, llm_check, output_check
+from mdagents.guardrails.figurative import figures_of_speech, without_figures
 from mdagents.guardrails.semantic import SemanticTriage, shared_triage
 from mdagents.guardrails.triage import from_semantic, merge
 from mdagents.guardrails.verdicts import (
@@ -29,9 +30,21 @@ from mdagents.llm.types import Message
 
 
 def semantic_in_conversation(triage: SemanticTriage, text: str, earlier: Sequence[str]) -> InputCheck:
-    """The classifier's verdict on a chat message, read alone and with the user's previous messages.
+    """The classifier's verdict on a chat message, read alone and with the user's previous messages; an
+    emergency or a crisis it reads in a message holding a fixed figure of speech ("my mum will kill me",
+    "mort de rire") stands only if the message still reads so without it (see figurative.py)."""
+    verdict = _in_conversation(triage, text, earlier)
+    figures = figures_of_speech(text) if verdict.intervention_type in CRITICAL_INTERVENTIONS else []
+    if figures:
+        literal = _in_conversation(triage, without_figures(text), earlier)
+        if literal.intervention_type not in CRITICAL_INTERVENTIONS:
+            literal.explanation += f" (read without its figures of speech: {'; '.join(figures)})"
+            return literal
+    return verdict
 
-    The combined reading counts only when the earlier messages alone were not an emergency or crisis
+
+def _in_conversation(triage: SemanticTriage, text: str, earlier: Sequence[str]) -> InputCheck:
+    """The combined reading counts only when the earlier messages alone were not an emergency or crisis
     (then the new message is what tipped it); a turn already flagged was answered when it came."""
     alone = triage.classify_message(text)
     if not earlier or alone.intervention_type in CRITICAL_INTERVENTIONS:

@@ -216,13 +216,17 @@ EMERGENCY_OTHER: list[str] = [
     r"وقف نفسه|توقف عن التنفس|(?:ماسك|ماسكة|ممسك|ماسكه) (?:على )?(?:صدره|صدرها)|تشنج\w*|نوبة صرع|مغمى عليه|أغمي عليه|اغمى عليه|"
     r"(?:شرب|شربت|بلع|بلعت)\S*[^.؟!]{0,30}(?:كلور|الكلور|ديتول|بنزين|مبيد|حبوب|بطارية|الدوا كله)|بينزف|الدم مش راضي يوقف|"
     r"(?:لدغ|عض)\w* (?:ثعبان|حية|أفعى|الحية|الثعبان)|وقع في (?:البحر|المية|الميه|البيسين|المسبح)|غرق\b",
-    r"\b(?:msh|mish|mesh|mush|mo|ma) ?(?:2ader|ader|adir|2adir|2adra|adra)\w* (?:at|y|t|n|a)?(?:tnafas|nafas|tanafas|5od nafas|akhod nafas)",
+    r"\b(?:msh|mish|mesh|mush|mo|ma) ?(?:3am |3m )?(?:ye|yi|te|ti|b)?(?:2ader|ader|adir|2adir|2adra|adra|2dar|2der|2dir)\w* "
+    r"(?:at|y|t|n|a|ye|yi|te|ti)?(?:tnafas|tnaffas|nafas|tanafas|tanaffas|5od nafas|akhod nafas)",
+    # arabizi: "fainted on me" (ghmi 3alay), "not coming round" (ma 3am yfi2)
+    r"\b(?:ghmi|ghomi|oghmi|ughmi|oghmia|ghoumi|ghimi) (?:3a?l|3la)\w*|\b(?:ma|msh|mish|mesh) (?:3am |3m )?(?:yfi2|tfi2|yefi2|tefi2|"
+    r"yes7a|tes7a|yss7a|ts7a)\b",
     r"\b(?:3am |3m )?\w{0,3}(?:sh|ch)ann?[oa]j\w*|\bnawbet sara3|\b(?:3am |3m )?b?tent[ei]fe?d\b|\byetla3 zabad|\bzabad men|"
     r"(?:تنتفض|ينتفض) كل|(?:يطلع|بيطلع|طالع) زبد|زبد من (?:فمها|فمه|تمها|تمه|بقها|بقه)",  # arabizi: "convulsing", "a seizure", foam
     # hi (Devanagari and Hinglish)
     r"\bsaa?ns\w* (?:hi |bhi )?(?:nahi|nahin|nai|na) (?:le|aa|a)\w*|\bhont (?:neele|nile|kaale)|\bsaa?ns (?:ruk|band)|(?:साँप|सांप) ने काट|\bsaa?np ne kaa?t|"
     r"दौरा पड़|झटके आ रहे|\b(?:daura pad|jhatke aa rahe)|बहुत खून|खून (?:बह|रुक नहीं)|\bbahut khoon|\bkhoon (?:beh|ruk nahi)|"
-    r"\bbehosh|\b(?:seene|sine|chhati|chest) (?:me|mein|mai) (?:bahut )?dard|डूब (?:गया|गई|रहा|रही)|\bdoob (?:gaya|gayi|raha)|"
+    r"\bbehosh|\bhosh (?:me|mein|mai|main|mei) (?:nahi|nahin|nai|na) (?:aa|a)\w*|\b(?:seene|sine|chhati|chest) (?:me|mein|mai) (?:bahut )?dard|डूब (?:गया|गई|रहा|रही)|\bdoob (?:gaya|gayi|raha)|"
     r"मुँह टेढ़ा|मुंह टेढ़ा|बोल नहीं पा रह|(?:बच्चे|बच्चा|बेटे|बेटी)\S*.{0,30}(?:निगल|पी ली|पी लिया|खा ली|खा लिया).{0,20}"
     r"(?:गोलियां|गोली|दवा|बैटरी|तेज़ाब|तेजाब|कीटनाशक|फिनाइल)",
     # sprayed or drank a pesticide, then sick: "keedanashak spray kar rahe the ... lagatar ulti"
@@ -526,6 +530,8 @@ CRISIS_OTHER_LANGUAGES: list[str] = [
     r"|no quiero vivir|hacerme daño|no quiero seguir viviendo",
     r"(?<!\bvai )(?<!\bvão )(?<!\bvais )(?<!\bvai acabar )(?<!\bainda vai )me matar\b|me suicidar|quero morrer\b" + _NOT_IDIOM_PT +
     r"|tirar (?:a )?minha (?:própria )?vida|n[ãa]o quero (?:mais )?viver|me machucar de propósito",
+    # zh typed in pinyin: "wo bu xiang huo le", "zi sha", "tiao lou"
+    r"\bbu ?xiang (?:zai )?huo(?: le|xia ?qu| xia ?qu)?\b|\bzi ?sha\b|\bqing ?sheng\b|\btiao (?:lou|jiang|he|qiao|hai)\b",
     r"不想活|(?<!无聊到)(?<!无聊到我)(?<!热到)(?<!热到我)(?<!笑到)(?<!尴尬到)(?<!饿到)(?<!困到)(?<!冷到)想死(?!你|您|了你|的心都有)|自杀|轻生|结束(?:我的)?生命|自残|伤害自己",
     r"أنتحر|الانتحار|أقتل نفسي|أريد أن أموت|لا أريد أن أعيش|أؤذي نفسي",
     r"आत्महत्या|खुद को (?:मार|नुकसान|चोट)|मरना चाहत|जीना नहीं चाहत",
@@ -706,18 +712,18 @@ GENERAL = (r"(?:\b(?:in general|generally|usually|typically|what (?:is|are)|what
            r"(?<!like in the )(?<!like in )(?<!like on )(?:movies?|films?|tv (?:show|series))|episode|series|novel|in the news|"
            r"news (?:story|report)|in advance|"
            r"série|feuilleton|reportage|au journal|à l'avance|película\w*|serie|telenovela|noticias?|de antemano|"
-           r"filmes?|novela|notícia\w*|quero saber antes|movie me|serial|peli|c'?est quoi|c est quoi|agar kabhi|bas janna tha|"
+           r"filmes?|novela|notícia\w*|quero saber antes|movie me|serial|peli|c'?est quoi|c est quoi|c quoi|(?:is|are) (?:\w+ ){1,3}always|agar kabhi|bas janna tha|"
            r"étudiant\w*|etudiant\w*|infirmi[eè]re|comment (?:agit|fonctionne|marche)|c[óo]mo (?:funciona|act[úu]a)|"
            r"como (?:funciona|age|atua)|cours|exposé|partiel|documentaire|si quelqu'un|différence entre|physiopathologie|"
            r"estudiante|curso|ensayo|documental|si alguien|diferencia entre|"
-           r"estudante|documentário|trabalho da escola|se alguém|diferença entre|"
+           r"estudante|documentário|trabalho da escola|se algu[ée]m|diferença entre|"
            # "in general" and "just in case" in each language
            r"curiosity|curiosidad|curiosidade|curiosit[ée]|in (?:the|a) (?:video ?)?game|pubg|free fire|game me|game mein|estudo (?:enfermagem|medicina)|estudio (?:enfermer[ií]a|medicina)|"
            r"prova pr[áa]tica|"
            r"just in case|en general|por lo general|por si acaso|en général|au cas où|em geral|por via das dúvidas|"
            r"aam taur (?:par|pe)|general mein|student (?:hoon|hu|hun)|kya hota hai|ho ja(?:ye|aye|e) (?:to|toh) kya karna|ke (?:symptoms|lakshan|signs) kya (?:hote|hai|hain))\b|"
            r"हो जाए तो क्या करना|के लक्षण क्या|क्या होता है|qu'est-ce|quels sont|qué es|cuáles son|"
-           r"一般来说|一般來說|一般性|一般嚟讲|一般嚟講|以防万一|以防萬一|بشكل عام|عموما|عمومًا|احتياطا|احتياطًا|"
+           r"一般来说|一般來說|一般性|一般(?:应该|應該|要|怎么|怎麼|该|該)|一般嚟讲|一般嚟講|以防万一|以防萬一|بشكل عام|عموما|عمومًا|احتياطا|احتياطًا|"
            r"सामान्य तौर|आम तौर|एहतियात|"
            r"o que é|quais são|什么是|哪些|纪录片|论文|作业|急救课|如果(?:身边)?有人|ما هو|ما هي|وثائقي|بحث|دورة|إذا أحد|"
            r"क्या है|डॉक्यूमेंट्री|निबंध|प्रोजेक्ट|क्लास|अगर कोई|😂|🤣|😅|哈哈|笑死|笑得|ههه|हाहा|हँसते|"
