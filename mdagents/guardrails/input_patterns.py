@@ -236,7 +236,7 @@ EMERGENCY_OTHER: list[str] = [
     r"(?:il|elle) (?:ne )?r[ée]pond (?:plus|pas)\b|respire (?:presque (?:plus|pu)|bizarre)|"
     r"no responde\b(?! (?:a|al|bien) )|respira (?:raro|con dificultad)|n[ãa]o responde\b(?! (?:a|ao|bem) )|"
     r"respira (?:estranho|com dificuldade)|叫(?:他|她|也)?没(?:有)?反应|怎么叫都|突然倒地|呼吸.{0,6}(?:奇怪|很怪|急促)|"
-    r"(?:ما|مش|ما ب)(?:ي|ب)?رد (?:علينا|علي|عليا)|لا يستجيب|\bjawab nahi de|जवाब नहीं दे रह|\bbol nahi (?:rahe|raha|rahi)\b|"
+    r"(?:ما|مش|ما ب)(?: عم)? ?(?:ي|ب)?رد (?:علينا|علي|عليا)|لا يستجيب|\bjawab nahi de|जवाब नहीं दे रह|\bbol nahi (?:rahe|raha|rahi)\b|"
     r"\bsaa?ns atak|सांस अटक|साँस अटक",
     # Scalds and burns: hot oil or boiling water spilled on someone
     r"(?:huile|friteuse|eau bouillante)\b.{0,50}\b(?:renvers|sur (?:les|la|le|son|sa|ses) )|"
@@ -362,7 +362,7 @@ CRISIS: list[str] = [
     r"\bcutting\s+again\b|\b(?:been|started|keep|kept)\s+cutting\b(?!\s+(?:down|back|out|carbs|sugar|hair|my hair|the|it|"
     r"coupons|costs|\w+ out))",
     r"\bself[- ]?harm\w*\b.{0,20}\b(?:again|urge|started|been|can'?t stop)\b|\b(?:i|i'?ve|i have|she|he)\b.{0,20}(?<!used to )\bself[- ]?harm",
-    r"\b(?:want|wish|wanting)\w*\s+to\s+disappear\b|\b(?:suicide|goodbye)\s+(?:note|letter)s?\b",
+    r"\b(?:want|wish|wanting)\w*\s+to\s+disappear\b(?!\s+(?:under|into)\s+(?:my|the)\s+(?:duvet|covers|blankets?|bed|sofa|couch))|\b(?:suicide|goodbye)\s+(?:note|letter)s?\b",
     r"\bjump\w*\s+(?:off|from|in front of)\s+(?:the|a|my)?\s*(?:bridge|building|roof|cliff|train|balcony)\b",
     r"\bcan'?t\s+go\s+on\b.{0,15}\b(?:anymore|any longer|like this|living)\b",
     r"\bwant\w*\s+(?:it all|everything|it)\s+to\s+(?:end|stop)\b",
@@ -530,9 +530,12 @@ CRISIS_OTHER_LANGUAGES: list[str] = [
     r"|no quiero vivir|hacerme daño|no quiero seguir viviendo",
     r"(?<!\bvai )(?<!\bvão )(?<!\bvais )(?<!\bvai acabar )(?<!\bainda vai )me matar\b|me suicidar|quero morrer\b" + _NOT_IDIOM_PT +
     r"|tirar (?:a )?minha (?:própria )?vida|n[ãa]o quero (?:mais )?viver|me machucar de propósito",
+    # Arabic in Latin letters: locked in with razors, "don't look for me"
+    r"\b(?:2afal|afal|2efel|efel|3afal|2fl) 3a?la nafs\w*.{0,60}\b(?:amwas|mous|mouss|shafra|shafrat|sakeena|sekkina|7obob)\b|"
+    r"\bmat?dawr?(?:o|u)sh 3a?la(?:ya|yya|i)\b|متدوروش عليا|لا تدوروا علي",
     # zh typed in pinyin: "wo bu xiang huo le", "zi sha", "tiao lou"
     r"\bbu ?xiang (?:zai )?huo(?: le|xia ?qu| xia ?qu)?\b|\bzi ?sha\b|\bqing ?sheng\b|\btiao (?:lou|jiang|he|qiao|hai)\b",
-    r"不想活|(?<!无聊到)(?<!无聊到我)(?<!热到)(?<!热到我)(?<!笑到)(?<!尴尬到)(?<!饿到)(?<!困到)(?<!冷到)想死(?!你|您|了你|的心都有)|自杀|轻生|结束(?:我的)?生命|自残|伤害自己",
+    r"不想活|(?<!无聊到)(?<!无聊到我)(?<!热到)(?<!热到我)(?<!笑到)(?<!尴尬到)(?<!饿到)(?<!困到)(?<!冷到)(?<!熱到)(?<!熱到我)(?<!無聊到)(?<!餓到)(?<!凍到)想死(?!你|您|了你|的心都有)|自杀|轻生|结束(?:我的)?生命|自残|伤害自己",
     r"أنتحر|الانتحار|أقتل نفسي|أريد أن أموت|لا أريد أن أعيش|أؤذي نفسي",
     r"आत्महत्या|खुद को (?:मार|नुकसान|चोट)|मरना चाहत|जीना नहीं चाहत",
     # Plans, means and farewells, in everyday words
@@ -711,7 +714,7 @@ GENERAL = (r"(?:\b(?:in general|generally|usually|typically|what (?:is|are)|what
            # ("like in the movies" is a simile, not fiction)
            r"(?<!like in the )(?<!like in )(?<!like on )(?:movies?|films?|tv (?:show|series))|episode|series|novel|in the news|"
            r"news (?:story|report)|in advance|"
-           r"série|feuilleton|reportage|au journal|à l'avance|película\w*|serie|telenovela|noticias?|de antemano|"
+           r"série|feuilleton|reportage|(?:un|mi|el) cuento|au journal|à l'avance|película\w*|serie|telenovela|noticias?|de antemano|"
            r"filmes?|novela|notícia\w*|quero saber antes|movie me|serial|peli|c'?est quoi|c est quoi|c quoi|(?:is|are) (?:\w+ ){1,3}always|agar kabhi|bas janna tha|"
            r"étudiant\w*|etudiant\w*|infirmi[eè]re|comment (?:agit|fonctionne|marche)|c[óo]mo (?:funciona|act[úu]a)|"
            r"como (?:funciona|age|atua)|cours|exposé|partiel|documentaire|si quelqu'un|différence entre|physiopathologie|"
@@ -725,7 +728,7 @@ GENERAL = (r"(?:\b(?:in general|generally|usually|typically|what (?:is|are)|what
            r"हो जाए तो क्या करना|के लक्षण क्या|क्या होता है|qu'est-ce|quels sont|qué es|cuáles son|"
            r"一般来说|一般來說|一般性|一般(?:应该|應該|要|怎么|怎麼|该|該)|一般嚟讲|一般嚟講|以防万一|以防萬一|بشكل عام|عموما|عمومًا|احتياطا|احتياطًا|"
            r"सामान्य तौर|आम तौर|एहतियात|"
-           r"o que é|quais são|什么是|哪些|纪录片|论文|作业|急救课|如果(?:身边)?有人|ما هو|ما هي|وثائقي|بحث|دورة|إذا أحد|"
+           r"o que é|quais são|أكتب قصة|(?:पड़ने|होने) पर .{0,40}क्या करना चाहिए|什么是|哪些|纪录片|论文|作业|急救课|如果(?:身边)?有人|ما هو|ما هي|وثائقي|بحث|دورة|إذا أحد|"
            r"क्या है|डॉक्यूमेंट्री|निबंध|प्रोजेक्ट|क्लास|अगर कोई|😂|🤣|😅|哈哈|笑死|笑得|ههه|हाहा|हँसते|"
            r"好奇|من باب الفضول|游戏里|في اللعبة|电视剧|电影|新闻|文章|小说|剧里|剧中|محاضرة|(?:اغلب|أغلب) حالات|अगर कभी|实习时|提前学|أثناء تدريبي|مسلسل|فيلم|فلم|الأخبار|خبر عن|انتشر فيديو|फिल्म|सीरियल|खबर)")
 # Suicide rates, statistics and the news: a question about a population, not about oneself (read for
