@@ -304,3 +304,33 @@ def test_an_answer_line_cut_empty(reply: str, expected: str | None) -> None:
 ])
 def test_two_answers_joined_by_or_in_other_languages_are_ambiguous(reply: str) -> None:
     assert read_answer(reply, YES_NO).reason == "ambiguous"
+
+
+GLOMERULAR = {"A": "IgA nephropathy", "B": "Poststreptococcal glomerulonephritis", "C": "Alport syndrome",
+              "D": "Goodpasture syndrome"}
+VERDICT_TABLE = ("| Option | Latency | C3 | Verdict |\n|---|---|---|---|\n| A. IgA nephropathy | 1-2 days | Normal | ✗ |\n"
+                 "| B. Poststreptococcal GN | 1-3 weeks | Low | {b} |\n| C. Alport syndrome | none | Normal | ✗ |\n"
+                 "| D. Goodpasture syndrome | none | Normal | {d} |\n\n")
+
+
+@pytest.mark.parametrize(("b", "d", "line", "expected"), [
+    ("✓ Best fit", "✗", "Answer: (B) Poststreptococcal glomerulonephritis", "B"),
+    ("✓ Best fit", "✗", "Answer: (A) IgA nephropathy", None),  # the table picks B, the answer line A: a conflict
+    ("**Yes**", "No", "Answer: (D) Goodpasture syndrome", None),
+    ("Most likely", "Unlikely", "", "B"),  # the table alone
+    ("Yes", "Yes", "Answer: (D) Goodpasture syndrome", "D"),  # two rows picked: the table decides nothing
+])
+def test_a_table_whose_verdict_column_picks_one_option(b: str, d: str, line: str, expected: str | None) -> None:
+    reading = read_answer(VERDICT_TABLE.format(b=b, d=d) + line, GLOMERULAR)
+    assert reading.letter == expected and (expected is not None or reading.reason == "conflict")
+
+
+@pytest.mark.parametrize(("reply", "expected", "reason"), [
+    ("1. Focal segmental glomerulosclerosis — 45%\n2. Minimal change disease — 45%\n\nFocal segmental "
+     "glomerulosclerosis and minimal change disease are essentially tied here.", None, "ambiguous"),
+    ("Which of the following is the most likely diagnosis? Focal segmental glomerulosclerosis, minimal change "
+     "disease, IgA nephropathy. Please think step by step.", None, "none"),
+])
+def test_a_tie_or_an_echoed_question_is_no_answer(reply: str, expected: str | None, reason: str) -> None:
+    options = {"A": "Focal segmental glomerulosclerosis", "B": "Minimal change disease", "C": "IgA nephropathy"}
+    assert (read_answer(reply, options).letter, read_answer(reply, options).reason) == (expected, reason)

@@ -27,6 +27,7 @@ _NEGATED_BEFORE = re.compile(
     r"\bno\s+need\s+for|\bneither|\bnor|\bwhereas|\bbut\s+not|\bvs\.?|\bversus|\bthan)\s+(?:\w+\s+){0,2}$", re.IGNORECASE)
 UNDECIDED = re.compile(
     r"\b(?:it\s+depends\b|(?:are|is)\s+both\s+(?:equally\s+)?(?:plausible|possible|reasonable|defensible|correct)|"
+    r"are\s+(?:essentially\s+|basically\s+|effectively\s+)?tied\b|"
     r"not\s+enough\s+information|(?:cannot|can['’]t|unable\s+to)\s+(?:determine|choose|pick|decide|tell|commit|select)|"
     r"accept\s+either|report(?:ing)?\s+both\s+(?:positions|answers|views|options)|(?:won['’]t|will\s+not)\s+override|(?:would|could)\s+be\s+equally\s+(?:valid|correct|reasonable|acceptable|defensible)|"
     r"(?:i['’]?ll|i\s+will|let['’]?s)\s+leave\s+(?:it\s+at\s+)?both\b|"
@@ -56,7 +57,8 @@ _MENTION = re.compile(
 
 
 # An option described in general, not concluded: "Intussusception usually gives colicky pain ...".
-_DESCRIBED_AFTER = re.compile(r"\s+(?:usually|typically|classically|generally|tends?\s+to)\b", re.IGNORECASE)
+_DESCRIBED_AFTER = re.compile(r"\s+(?:usually|typically|classically|generally|tends?\s+to|is\s+(?:when|where|defined|"
+                              r"characteri[sz]ed|caused))\b", re.IGNORECASE)  # "... is when a child inhales an object"
 # Options attributed to others in a report of positions: "Experts 1 and 2 support SIADH", "Expert 3 chose ...".
 _ATTRIBUTED = re.compile(r"\b(?:experts?(?:\s+\d+(?:\s*(?:,|and|&)\s*\d+)*)?|no\s+expert|nobody|no\s+one|all\s+experts|"
                          r"the\s+report|\w+ologists?)\s+(?:\w+\s+){0,2}(?:support\w*|chose|choose|chooses|favou?r\w*|prefer\w*|"

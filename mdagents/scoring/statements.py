@@ -240,10 +240,31 @@ _MARKED = re.compile(r"^[ \t]*(?:" + LIST_ITEM + r"|\|)?[ \t]*(?P<item>[^\n|]{1,
 _BOX = re.compile(r"^[ \t]*" + LIST_ITEM + r"?[ \t]*\[(?P<mark>[ xX✓✔])\][ \t]*(?P<item>[^\n]+)$", re.MULTILINE)
 
 
+_TABLE_ROW = re.compile(r"^[ \t]*\|(?P<first>[^|\n]*)\|(?:[^|\n]*\|)*?(?P<last>[^|\n]*)\|[ \t]*$", re.MULTILINE)
+_CHOSEN_CELL = re.compile(r"\s*[✓✔✅☑]?\s*(?:best(?:\s+(?:fit|answer|choice|match))?|most\s+likely|yes|correct|chosen|selected)\s*[.!]?\s*",
+                          re.IGNORECASE)
+
+
+def _table_verdict(body: str, options: dict[str, str]) -> list[Statement]:
+    """A table of the options whose last column picks exactly one of them ("✓ Best fit", "Yes", "Most likely")."""
+    rows = []
+    for row in _TABLE_ROW.finditer(body):
+        letter = re.match(r"\s*\(?([A-Ea-e])[.)]\s", row.group("first"))
+        meant = {letter.group(1)} & set(options) if letter else options_meant(row.group("first"), options)
+        if len(meant) == 1:
+            rows.append((row, meant.pop(), _CHOSEN_CELL.fullmatch(row.group("last")) is not None))
+    chosen = [(row, key) for row, key, picked in rows if picked]
+    if len(chosen) != 1 or len(rows) < 3:
+        return []
+    row, key = chosen[0]
+    return [Statement(row.start(), STRONG, key, row.end())]
+
+
 def _marked_items(body: str, options: dict[str, str]) -> list[Statement]:
-    """A list with its chosen item marked: "2. Neuroblastoma ← chosen", or one ticked box among empty ones."""
+    """A list with its chosen item marked: "2. Neuroblastoma ← chosen", one ticked box among empty ones, or a table
+    whose verdict column picks one option."""
     found = [Statement(m.start(), STRONG, said, m.end()) for m in _MARKED.finditer(body)
-             if (said := value(m.group("item"), options, whole=True)) in options]
+             if (said := value(m.group("item"), options, whole=True)) in options] + _table_verdict(body, options)
     boxes = list(_BOX.finditer(body))
     ticked = [m for m in boxes if m.group("mark") != " "]
     if ticked and len(ticked) < len(boxes):
@@ -289,6 +310,8 @@ def _declarations(body: str, options: dict[str, str]) -> list[Statement]:
         if HYPOTHETICAL.search(_SENTENCE_BREAK.split(before)[-1]) or re.search(r"\bwho\s+(?:\w+\s+)?$", before) or (
                 _OTHERS.search(before) and not re.search(r"\bagree\w*\s+with\b[^.;\n]*$", before)):
             continue  # supposed, or what others did: "the two experts who selected apixaban", "The report states the answer is"
+        if re.match(r"[ \t]*\?", body[match.end():]):
+            continue  # "Which is the most likely diagnosis?": asked, not declared
         start = _FILLER.match(body, match.end()).end()  # type: ignore[union-attr]
         label = ":" in body[match.end():start] and "\n" not in body[match.end():start]
         said = value(body[start:start + 400], options, loose=match.group("identity") is None, label=label)  # "This is sprue."

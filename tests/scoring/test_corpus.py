@@ -160,6 +160,13 @@ CORPORA = [HERE / "replies.jsonl", HERE / "replies_second.jsonl", HERE / "replie
 # genus cut to its initial ("S. pneumoniae", "Answer: C. jejuni" read as the letter C), "Answer: NAC" read as a refusal
 # ("N/A"), a whole reply that is one option's other name or abbreviation ("Thiamine", "NMS", "AFP"), an answer line
 # repeated until the token limit cut the last one empty, and aliases.
+# `replies_twentyninth` (250, a twenty-ninth author: ranked differentials with percentages, confidence scores, reports in
+# sections, tables with a verdict column, self-consistency tallies) was first measured after that: 91.6% exact, 6 silent
+# mis-grades: three tables whose verdict column ("✓ Best fit", "**Yes**", "**Most likely**") picks another option than
+# the answer line (now a conflict), two differentials "essentially tied", a question echoed back ("Which of the following
+# is the most likely diagnosis? ..."), and a reply describing each option in turn ("X is when ...") read from its last
+# sentence. Its misses: abbreviations (LMWH, WPW, tTG-IgA, STEC) and an option's other name given in brackets
+# ("Laryngotracheobronchitis (croup)" answered "croup").
 KNOWLEDGE_ONLY = {("replies_twelfth.jsonl", "m0291"),  # a conflict that takes medical knowledge to see
                   ("replies_twentyeighth.jsonl", "y0127")}  # a conflict that takes a translation to see (Hindi text)
 # Silent mis-grades not yet read, each listed with why: the grader gives a letter where the author recorded another or none.
@@ -183,7 +190,7 @@ FLOORS = {"replies.jsonl": 0.99, "replies_second.jsonl": 0.99, "replies_third.js
           "replies_twentysecond.jsonl": 0.98, "replies_twentythird.jsonl": 0.97,
           "replies_twentyfourth.jsonl": 0.85, "replies_twentyfifth.jsonl": 0.98,
           "replies_twentysixth.jsonl": 0.97, "replies_twentyseventh.jsonl": 0.90,
-          "replies_twentyeighth.jsonl": 0.95}
+          "replies_twentyeighth.jsonl": 0.95, "replies_twentyninth.jsonl": 0.94}
 REASON_FLOOR = 0.88  # share of labelled no-answers given the labelled reason (authors differ at the edges)
 
 
