@@ -179,7 +179,7 @@ EMERGENCY_OTHER: list[str] = [
     r"dor.{0,20}(?:no|do) peito", r"falta de ar", r"n[ãa]o consig\w* respirar", r"(?:desmai|perdeu a consci[êe]ncia)",
     r"rosto.{0,15}ca[íi]do",
     # zh
-    r"胸(?:口|部)?.{0,4}(?:痛|疼|闷|压)", r"喘不过气|呼吸困难|不能呼吸", r"昏迷|晕倒|失去知觉|叫不醒", r"口齿不清|嘴歪|中风了",
+    r"胸(?:口|部)?.{0,4}(?:痛|疼|闷|压)", r"喘不过气|呼吸困难|不能呼吸", r"昏迷|晕倒|失去知觉|叫不醒", r"口齿不清|嘴歪|中风了|(?:一边|半边)(?:脸|嘴)(?:耷拉|歪|垂)|突然说话不清楚?|说话突然不清楚?",
     r"大出血|血流不止",
     # ar
     r"ألم.{0,15}(?:صدر|الصدر)", r"(?:لا أستطيع|لا يستطيع|صعوبة في) التنفس", r"ضيق.{0,5}التنفس", r"فقد الوعي|فاقد الوعي",
@@ -205,6 +205,7 @@ EMERGENCY_OTHER: list[str] = [
     r"(?:caiu|bateu a cabe[çc]a)\b.{0,90}\b(?:vomit\w*|confus[ao])|"
     r"(?:engoliu|tomou|bebeu|comeu)\b.{0,40}\b(?:comprimidos|rem[ée]dios|água sanit[áa]ria|cloro|pilha|bateria|veneno|chumbinho)",
     r"(?:garganta|l[íi]ngua|l[áa]bios?)\b.{0,20}\b(?:inchad\w*|fechando)",
+    r"(?:alacr[áa]n|escorpi[óo]n)\b.{0,80}\b(?:lengua (?:dormida|adormecida|trabada)|no puedo tragar|babea\w*|convuls\w*)",
     r"(?:嘴唇|舌頭|舌头).{0,6}(?:腫|肿)|喉嚨.{0,3}(?:緊|好緊|很緊)|(?:滾水|開水|熱油|滚水).{0,10}(?:燙|烫|倒落|潑|泼|淋)",
     # zh
     r"没有?呼吸|没气了|不喘气|停止呼吸|呼吸停止|噎住|卡住(?:了)?(?:喉咙|嗓子)|抽搐|癫痫发作|掉进(?:河|水|池|湖|泳池)|溺水|被蛇咬(?:了|伤)|"
@@ -462,6 +463,9 @@ CRISIS: list[str] = [
     r"meds|medications?|medicines?))\b",
     r"\bnoose\b|\bhang(?:ing)?\s+(?:myself|himself|herself|themselves)\b|"
     r"\brope\b.{0,40}\b(?:looking at|staring at|hang\w*|beam|rafter|tie it|tonight)\b|"
+    r"\b(?:got|have|bought|sorted)\s+(?:the|a)\s+rope\b(?!\s+(?:for|to)\b|\s+(?:swing|ladder|course))|"
+    r"\brope\s+(?:is\s+)?(?:sorted|ready)\b|"
+    r"\bi\s+(?:won'?t|will\s+not)\s+be\s+(?:around|here|alive)\s+(?:after|by|past|next|this|on|for)\b|"
     r"\brope\b.{0,20}\b(?:is|'s)\s+(?:already\s+)?(?:up|tied|ready|set up)\b",
     r"\b(?:gun|rifle|pistol|shotgun|firearm)\b.{0,60}\b(?:burden|end it|goodbye|not be around|myself|last)\b|"
     r"\bburden\b.{0,80}\b(?:gun|rifle|pistol|shotgun|firearm)\b|\b(?:gun|rifle|pistol|shotgun|firearm)\b.{0,60}"
@@ -541,9 +545,10 @@ CRISIS_OTHER_LANGUAGES: list[str] = [
     # Plans, means and farewells, in everyday words
     r"(?:je compte|je vais) (?:tout|tous les) prendre|lettres? d'adieu|donné toutes mes affaires|me pendre\b|"
     r"me jeter (?:du|d'un|sous)|sauter d(?:u|'un) (?:pont|immeuble|balcon)",
+    r"(?:voy a|quiero) (?:estrellar|estampar) (?:el|mi) (?:cami[óo]n|coche|carro|auto|moto) contra|"
     r"(?:tomarme|tomar) todas las pastillas|me voy a tirar (?:de|del|por)|ahorcarme|cortarme las venas|cartas? de despedida|"
     r"(?:regal[ée]|di) (?:todas )?mis cosas",
-    r"tomar todos os (?:comprimidos|rem[ée]dios)|me jogar (?:da|de|do)\b|me enforcar|cortar os pulsos|cartas? de despedida|"
+    r"tomar todos os (?:comprimidos|rem[ée]dios)|me jogar (?:da|de|do|na frente d[oa]|embaixo d[oa])\b|me enforcar|cortar os pulsos|cartas? de despedida|"
     r"dei (?:todas )?as minhas coisas",
     r"(?:把东西都|东西都)送(?:给|人)|(?:查好了|找好了|看好了).{0,10}(?:桥|楼|药)|跳楼(?!价|大甩卖)|跳桥|割腕|上吊|"
     r"(?:吃|吞)多少.{0,6}会死",
@@ -576,7 +581,9 @@ CRISIS_OTHER_LANGUAGES: list[str] = [
     r"قررت (?:اني|إني|أني|ان|أن) ?(?:هنط|انط|أنط|انتحر|أنتحر|اموت|أموت|اخلص)|(?:هنط|هرمي نفسي|حرمي نفسي) (?:من|الليلة)|"
     r"\b(?:pankh[ea]|fan|ceiling fan)\s+(?:se|me|mein|pe|par)\s+(?:\w+\s+){0,2}(?:dupatta|rassi|chunni|saree|sari)\b|"
     r"(?:पंखे|छत) (?:से|में) (?:दुपट्टा|रस्सी|चुन्नी|साड़ी)|\bphanda|फंदा|"
-    r"(?:je compte|je vais) les prendre tou(?:tes|s)|pas envie de me r[ée]veiller|dose.{0,30}mortelle|"
+    r"(?:je compte|je vais) les prendre tou(?:tes|s)|je m'injecte tout(?:e)? (?:mon|ma|le|la) (?:stylo|insuline)|"
+    r"सारी इंसुलिन एक साथ|(?:saari|sari|puri|poori) insulin ek saath|"
+    r"\bmain nahi? (?:rahunga|rahungi|rahoonga|rahoongi)\b.{0,40}\bplan\b|pas envie de me r[ée]veiller|dose.{0,30}mortelle|"
     r"(?:[êe]tre|etre) s[uû]re? que (?:[çc]a|ca) marche|me las (?:tomo|voy a tomar) todas|tirarme al (?:metro|tren|vac[íi]o|r[íi]o)|"
     r"depois que eu me for|quando eu me for|j[áa] escrevi a carta|garante que (?:a pessoa|eu) morr|"
     r"炭.{0,6}胶带|胶带.{0,6}炭|(?:封好|封死).{0,4}门窗|门窗.{0,4}(?:封好|封死)|"

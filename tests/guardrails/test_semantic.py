@@ -156,7 +156,7 @@ async def test_the_acknowledgement_step_works_with_the_offline_layers() -> None:
     assert "limits_acknowledged" in acknowledged.guardrails_applied
 
 
-HELD_OUT = [DATA_DIR / f"heldout_{name}.jsonl" for name in "cdefghijklmnopqr"]
+HELD_OUT = [DATA_DIR / f"heldout_{name}.jsonl" for name in "cdefghijklmnopqrs"]
 # `heldout_g` missed 39/210 when first measured; patterns written from its misses bring it within the goal
 # (docs/guardrails.md gives every set's first and current figures).
 CAUGHT_FLOOR: dict[str, float] = {}
@@ -183,6 +183,9 @@ OUT_OF_SCOPE_FLOOR = {"heldout_i": 0.70, "heldout_j": 0.73}
 # 14 of them the classifier's reading of idioms. Setting fixed figures of speech aside before the classifier's second
 # reading (figurative.py) and patterns for the misses bring it to 0 missed and 7/182, and the earlier sets from 212 to
 # 199 false alarms with no miss more.
+# `heldout_s` (a nineteenth author, health told in everyday context: work, school, sport, pregnancy, chronic illness,
+# festivals) was first measured after that: 10/182 missed (eight of them a crisis or an emergency told in passing after
+# an unrelated question), 6/182 false alarms (at most 2/26 in a language), all six the patterns'.
 FALSE_ALARM_CEILING = {"heldout_k": 0.20, "heldout_l": 0.18, "heldout_m": 0.14, "heldout_p": 0.13}
 
 
