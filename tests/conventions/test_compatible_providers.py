@@ -64,7 +64,9 @@ def test_several_base_urls_share_the_load(tmp_path: Path) -> None:
         code = main(["--model", "vllm/qwen2.5-7b", "--base-url", first.base_url, "--base-url", second.base_url,
                      *BASIC, "--num-samples", "6", "--concurrency", "4", "--output-dir", str(tmp_path / "out")])
         assert code == 0
-        assert len(first.requests) >= 3 and len(second.requests) >= 3
+        # Both servers answer; how evenly depends on which replies come back first (the exact split of
+        # concurrent calls is test_pool_picks_the_least_busy_server's).
+        assert first.requests and second.requests and len(first.requests) + len(second.requests) == 6
     assert len(read_records(only_run_dir(tmp_path))) == 6
 
 
