@@ -334,3 +334,72 @@ def test_a_table_whose_verdict_column_picks_one_option(b: str, d: str, line: str
 def test_a_tie_or_an_echoed_question_is_no_answer(reply: str, expected: str | None, reason: str) -> None:
     options = {"A": "Focal segmental glomerulosclerosis", "B": "Minimal change disease", "C": "IgA nephropathy"}
     assert (read_answer(reply, options).letter, read_answer(reply, options).reason) == (expected, reason)
+
+
+HEART = {"A": "Metoprolol", "B": "Verapamil", "C": "Furosemide", "D": "Digoxin", "E": "Atenolol"}
+
+
+@pytest.mark.parametrize(("reply", "expected", "reason"), [
+    ("The answer is: 3", "C", None),  # an option by its number
+    ("A loop diuretic reduces preload.\n\nAnswer: 3. Furosemide", "C", None),
+    ("Answer: 2. Furosemide", None, "conflict"),  # option 2 is verapamil, the text furosemide
+    ("The correct choice is number 4 (digoxin).", "D", None),
+])
+def test_an_option_given_by_its_number(reply: str, expected: str | None, reason: str | None) -> None:
+    reading = read_answer(reply, HEART)
+    assert (reading.letter, reading.reason) == (expected, reason)
+
+
+def test_a_numbered_list_after_a_marker_is_not_an_answer() -> None:
+    reply = "Limits before drawing a conclusion:\n\n1. Selection bias: not randomised.\n2. Confounding: sicker patients"
+    assert read_answer(reply, YES_NO).letter is None
+
+
+def test_numbers_are_not_positions_when_options_are_numbers() -> None:
+    assert read_answer("Answer: 2", {"A": "2 mg", "B": "4 mg", "C": "6 mg"}).letter != "B"
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("<|im_start|>assistant\nC<|im_end|>\n<|im_start|>assistant\n", "C"),  # the model's own turn header is not words
+    ("[/INST] C", "C"),
+    ("B. Verapamil\n\nQuestion: Which drug treats pulmonary edema?\nA. Furosemide\nB. Digoxin\nAnswer: A. Furosemide",
+     "B"),  # opened on its answer, then invented a next question
+    ("Furosemide unloads the lungs.\n\nAnswer: (C) Furosemide\n\n**Question:** Which drug ...?\n(A) x\n\nAnswer: (A) x",
+     "C"),
+])
+def test_what_a_small_model_writes_around_its_answer(reply: str, expected: str) -> None:
+    assert read_answer(reply, HEART).letter == expected
+
+
+@pytest.mark.parametrize(("reply", "finish_reason", "expected"), [
+    ("Answer: (B) no\n" * 5 + "Answer: (B", "length", "B"),  # a loop cut in its last copy
+    ("Answer: (B) no\nAnswer: (B", "length", None),  # written once, then cut: not a loop
+    ("- the axillary nerve\n- the median nerve descends\n- the median", "length", None),  # a list cut, not a loop
+])
+def test_a_line_repeated_until_the_token_limit(reply: str, finish_reason: str, expected: str | None) -> None:
+    assert read_answer(reply, YES_NO, finish_reason=finish_reason).letter == expected
+
+
+@pytest.mark.parametrize(("reply", "expected", "reason"), [
+    ("The answer is (C), low potassium levels.", "C", None),
+    ("The answer is (C), low phosphate levels.", None, "conflict"),
+    ("Final decision: C, with digoxin to follow.", "C", None),  # what follows "with" is not the answer's name
+])
+def test_the_words_beside_an_answer_letter(reply: str, expected: str | None, reason: str | None) -> None:
+    options = {"A": "Hypernatremia", "B": "Hypercalcemia", "C": "Hypokalemia", "D": "Hypophosphatemia"}
+    reading = read_answer(reply, options)
+    assert (reading.letter, reading.reason) == (expected, reason)
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("Pain migrating to McBurney point with fever. The answer is Appendisitis.", "C"),  # misspelt
+    ("A) Ovarian torsion\nB) Diverticulitis\nC) Acute appendicitis\nD) Crohn disease\n\nC) Acute appendicitis", "C"),
+])
+def test_a_misspelling_a_verb_and_an_echoed_list(reply: str, expected: str | None) -> None:
+    options = {"A": "Ovarian torsion", "B": "Diverticulitis", "C": "Acute appendicitis", "D": "Crohn disease"}
+    assert read_answer(reply, options).letter == expected
+
+
+def test_to_answer_is_a_verb_not_a_label() -> None:
+    reply = "Both parts need to be satisfied to answer \"yes.\" Safety data, however, are limited and the question is"
+    assert read_answer(reply, YES_NO, finish_reason="length").reason == "truncated"

@@ -38,7 +38,7 @@ from mdagents.scoring.text import (
     words,
 )
 
-GRADER_VERSION = "contract-9"
+GRADER_VERSION = "contract-10"
 TRUNCATED, NONE, LLM, DECLARATION = "truncated", "none", "llm", "declaration"
 REASONS = (CONFLICT, AMBIGUOUS, TRUNCATED, REFUSED, NONE)
 MODEL_READABLE = (NONE, CONFLICT, AMBIGUOUS)  # no answer the rules could read; a model might (an alias)
@@ -96,6 +96,8 @@ def _read(text: str, option_items: tuple[tuple[str, str], ...], truncated: bool)
         cut = truncated or (bool(text.strip()) and not after_reasoning(text).strip())
         return Reading(None, NONE, TRUNCATED if cut else NONE)
     options = plain_options(dict(option_items))
+    if truncated and (looped := _loop_cut(body)) != body:
+        body, truncated = looped, False  # cut while repeating a line it had written whole: not cut mid-answer
     body = genus_spelled_out(body, options)
     found = statements(body, options)
     if any(s.kind == CONTRACT for s in found):
@@ -122,6 +124,14 @@ def _read(text: str, option_items: tuple[tuple[str, str], ...], truncated: bool)
     if said == AMBIGUOUS and _DECLINE.search(body):
         return Reading(None, step, REFUSED)
     return _cut(_reading(said, step), truncated)
+
+
+def _loop_cut(body: str) -> str:
+    """A reply cut by the token limit while repeating its last line ("Answer: (B) no" again and again, then
+    "Answer: (B"): the cut copy is dropped, and the lines it repeated are read."""
+    lines = [line.strip() for line in body.rstrip().split("\n") if line.strip()]
+    looped = len(lines) >= 3 and lines[-2] == lines[-3] and lines[-2].startswith(lines[-1]) and lines[-1] != lines[-2]
+    return body.rstrip().rsplit("\n", 1)[0] if looped else body
 
 
 def _why_none(body: str) -> str:

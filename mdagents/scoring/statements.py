@@ -108,6 +108,8 @@ _EDGE = re.compile(r"^\s*(?:=+>|-+>|»)?\s*(?:(?:so|thus|hence|therefore|overall
                    r"leaving|which\s+leaves|answer)\b[\s,:]*)?(?=(?:" + _OPTION_WORD + r")?\(?\s*[A-Za-z]\s*(?:\)|\.|:|,|\s+[-–—]|"
                    r"\s*$|\s*(?:,|&|/|\band\b|\bor\b)|(?=\s+(?:rather\s+than|over|not|instead\s+of|is\s+(?:the\s+)?(?:answer|"
                    r"correct|right|best))\b)))", re.IGNORECASE)
+# An option by its number, standing alone: "3", "2. Furosemide", "number 4 (alcohol)" (options are lettered in order).
+_NUMBERED = re.compile(r"\s*(?:(?i:option|choice|number|no\.)\s*)?#?([1-9])(?=[.)]?[ \t]*(?:$|\n)|[.)][ \t]+\S|[ \t]+\()")
 _ORDINAL = re.compile(r"\s*(?:the\s+)?(first|second|third|fourth|fifth|last)\s+(?:option|choice|one|answer)\b", re.IGNORECASE)
 _WHICH_IS_LETTER = re.compile(r"\b(?:which|that)\s+(?:is|would\s+be)\s+(?:(?:choice|option|answer|letter)\s+\(?([A-Ea-e])\b"
                                r"|\(?([A-E])\)?(?=\s*(?:[.!,;]|$)))")
@@ -155,6 +157,11 @@ def value(text: str, options: dict[str, str], *, whole: bool = False, loose: boo
         order = list(options)
         at = {"first": 0, "second": 1, "third": 2, "fourth": 3, "fifth": 4, "last": len(order) - 1}[ordinal.group(1).lower()]
         return order[at] if at < len(order) else None
+    numbered = _NUMBERED.match(text)
+    if numbered and int(numbered.group(1)) <= len(options) and not any(re.match(r"\s*\d", v) for v in options.values()) and (
+            not text[numbered.end():].strip(" .)\n") or options_meant(text[numbered.end():].split("\n", 1)[0], options)) and not (
+            re.match(r"[^\n]*\n\s*\d[.)]", text[numbered.end():])):  # not an item of a numbered list
+        text = f"({list(options)[int(numbered.group(1)) - 1]})" + text[numbered.end():]  # "The answer is: 3" is the third
     labelled = re.match(r"\s*(?:\(?[A-Za-z]\)?\s*[-–—]\s*)?", text)  # "A - Factor V Leiden: 2"
     if not whole and tally(options).match(text, labelled.end()):  # type: ignore[union-attr]
         return None  # a count ("votes: A: 2, B: 2", "yes = 2, no = 2"), not a choice
@@ -175,8 +182,12 @@ def value(text: str, options: dict[str, str], *, whole: bool = False, loose: boo
                 options_worded(rest.split("\n", 1)[0].strip(" .!"), options)):
             rest = rest[:1]  # "Keep C. The expert noted ...": the next sentence is not C's text, but "E. Lithium" is
         clause = trailing.group(1) if trailing else _TEXT_ENDS.split(rest.lstrip(" )].:–—-").split("\n", 1)[0], maxsplit=1)[0]
-        if not trailing and not clause and (aside := re.match(r"\s*\(([^()\n]{2,80})\)", rest)):
-            clause = aside.group(1)  # "Answer: A (Rheumatic fever)": the text in brackets is A's
+        aside = None if trailing or clause else re.match(r"\s*\(([^()\n]{2,80})\)|\s*,[ \t]*(?!(?:with|plus|and|or|but|then|given|as|"
+                                                        r"because|since|which|who|that|followed|in|on|for|after|before|if|unless|"
+                                                        r"while|although|not|so|i|we)\b)([^\s,;:()][^,;:()\n]{2,49}?)[ \t]*[.!]?[ \t]*$",
+                                                        rest.split("\n", 1)[0], re.IGNORECASE)
+        if aside:  # "Answer: A (Rheumatic fever)", "The answer is (C), low phosphate levels.": the text beside the letter
+            clause = aside.group(1) or aside.group(2)
         others = [m.group(1) or m.group(2) for m in (*_listed(rest), *_OR_LATER.finditer(rest.split("\n\n", 1)[0][:80])) if m]
         others += re.findall(r"[(\[]([A-Za-z])[)\]]", re.split(r"\n|\.\s", rest)[0][:60]) if whole else []  # "(B) if stable, (C) if not"
         others += _CLAUSE_LETTER.findall(re.split(r"\n|[.;!?](?:\s|$)", rest)[0][:80])  # "A in an adult, in a child B"
@@ -185,7 +196,7 @@ def value(text: str, options: dict[str, str], *, whole: bool = False, loose: boo
             return AMBIGUOUS
         line = clause if trailing else rest.lstrip(" )].:–—-").split("\n", 1)[0].rstrip(" .")
         exact = {k for k, v in options.items() if words(line) and words(v) == words(line)}  # in order: "Decreased PTH, increased calcium"
-        meant = exact or options_meant(clause, options) or options_touched(clause, options)
+        meant = exact or options_meant(clause, options) or options_touched(clause, options, within=bool(aside and aside.group(2)))
         if meant and key not in meant and any(options_touched(aside, options) == {key} for aside in re.findall(r"\(([^()]{3,40})\)", rest)):
             return key  # "(C) Magnesium ammonium phosphate (struvite)": the aside names C and only C
         return CONFLICT if meant and key not in meant else key
@@ -310,8 +321,8 @@ def _declarations(body: str, options: dict[str, str]) -> list[Statement]:
         if HYPOTHETICAL.search(_SENTENCE_BREAK.split(before)[-1]) or re.search(r"\bwho\s+(?:\w+\s+)?$", before) or (
                 _OTHERS.search(before) and not re.search(r"\bagree\w*\s+with\b[^.;\n]*$", before)):
             continue  # supposed, or what others did: "the two experts who selected apixaban", "The report states the answer is"
-        if re.match(r"[ \t]*\?", body[match.end():]):
-            continue  # "Which is the most likely diagnosis?": asked, not declared
+        if re.match(r"[ \t]*\?", body[match.end():]) or (match.group(0).lower() == "answer" and re.search(r"\bto\s+$", before)):
+            continue  # "Which is the most likely diagnosis?" asks; "both must hold to answer yes" is the verb
         start = _FILLER.match(body, match.end()).end()  # type: ignore[union-attr]
         label = ":" in body[match.end():start] and "\n" not in body[match.end():start]
         said = value(body[start:start + 400], options, loose=match.group("identity") is None, label=label)  # "This is sprue."
@@ -371,8 +382,10 @@ def _edges(body: str, options: dict[str, str]) -> list[Statement]:
         said = _edge_value(lines[0], options)
         if said is not None:
             found.append(Statement(-1, WEAK, said))
-    if len(lines) > 1 and restates(lines[-2], options) and restates(lines[-1], options):
-        return found  # the reply ends on a list of options
+    last = restates(lines[-1], options)
+    alone = "\n" not in re.split(r"\n\s*\n", body.strip())[-1] and last in {restates(line, options) for line in lines[:-1]}
+    if len(lines) > 1 and restates(lines[-2], options) and last and not alone:
+        return found  # the reply ends on a list of options (not on one of them again, after a blank line)
     for line in dict.fromkeys((lines[-1], re.split(r"(?<=[.!?])\s+", lines[-1].strip())[-1])):
         said = _edge_value(line, options, closing=True)
         if said is not None:
@@ -428,8 +441,8 @@ def _edge_value(line: str, options: dict[str, str], *, closing: bool = False) ->
         return None  # "(C) is incorrect; ..."
     said = value(rest, options, whole=True)
     after = re.match(r"\s*\(?([A-E])\)?\s*,(.+)$", rest)
-    parts = re.split(r"\s+[-—–]\s+|,", after.group(2)) if said in options and after else []
-    if any(options_worded(part, options) - {said} for part in parts):
+    parts = re.split(r"\s+[-—–]\s+|,", after.group(2)) if said in (*options, CONFLICT) and after else []
+    if any(options_worded(part, options) - {after.group(1)} for part in parts):  # type: ignore[union-attr]
         return CONFLICT  # "E, ketamine — keeps the BP up", where ketamine is A
     if closing and said in options and not restates(rest, options) and not _shortened(rest, options[said]):
         return None  # a closing line names its option and nothing else (its text may be shortened)

@@ -38,8 +38,11 @@ _RUNAWAY = re.compile(r"\n\s*(?:#+\s*)?(?:Instruction|Input|Human|User|Question)
 _END_OF_TURN = re.compile(r"<\|(?:im_end|eot_id|end|endoftext|end_of_text)\|>|<end_of_turn>|</s>")
 _TURN_HEADER = re.compile(r"(?:<\|start_header_id\|>|<\|im_start\|>|<start_of_turn>)\s*(\w+)")
 # After an answer line, the next question a model went on to invent: "Question 2: ...", "Next question: ..."
-_NEXT_QUESTION = re.compile(r"\n\s*(?:(?:next\s+)?(?:question|exercise|problem|case)|q)\s*\d*\s*[:.]\s*\S", re.IGNORECASE)
-_ANSWERED = re.compile(r"^\s*(?:\*\*)?(?:final\s+)?answer\s*(?:\*\*)?\s*[:：]", re.IGNORECASE | re.MULTILINE)
+_NEXT_QUESTION = re.compile(r"\n\s*(?:#+\s*)?(?:\*\*)?(?:(?:next\s+)?(?:question|exercise|problem|case)|q)\s*\d*\s*(?:\*\*)?\s*[:.]"
+                            r"\s*(?:\*\*)?\s*\S", re.IGNORECASE)
+# An answer given before that question: an answer line, or a reply that opens on its option ("B. Ceftriaxone").
+_ANSWERED = re.compile(r"^\s*(?:\*\*)?(?:final\s+)?answer\s*(?:\*\*)?\s*[:：]|\A\s*\(?[A-E][.)][ \t]+\S[^\n]*$",
+                       re.IGNORECASE | re.MULTILINE)
 
 
 def own_turn(text: str) -> tuple[str, bool]:
@@ -126,6 +129,8 @@ def clean(text: str) -> str:
                   text, flags=re.MULTILINE)  # YAML: "final_answer:\n  letter: A"
     text = re.sub(r"^[ \t]*#+[ \t]*(?:\*\*)?(final\s+answer|answer|final\s+decision)(?:\*\*)?[ \t]*:?[ \t]*\n\s*(?=\S)",
                   r"\1: ", text, flags=re.MULTILINE | re.IGNORECASE)  # "## Final Answer" heading, the answer on the next line
+    text = re.sub(r"(?:<\|im_start\|>|<start_of_turn>|<\|start_header_id\|>)[ \t]*(?:assistant|model)\b(?:<\|end_header_id\|>)?|"
+                  r"\[/?INST\]", "\n", text)  # a chat template's header of the model's own turn: not words of the reply
     text = re.sub(r"<\|[a-z_]+\|>|</?s>", " ", text)
     text = re.sub(r"(?<![\w'’-])\(?([A-E])\)?[ \t]*([✔✓✅☑✗✘❌×])[ \t]*(?=\(?[A-E]\b|$)", r"\n\1 \2\n", text,
                   flags=re.MULTILINE)  # "A ✗  B ✗  C ✔": one rating a line
@@ -348,15 +353,25 @@ def options_meant(fragment: str, options: dict[str, str]) -> set[str]:
     spelled = {key for key, text in options.items() if _spells_out(fragment, text.strip())}
     if spelled:  # "Maturity-onset diabetes of the young" for "MODY", "increased ICP" for "Increased intracranial pressure"
         return spelled
-    return {key for key, w in own.items()
-            if all(any(_close(a, b) for b in w) for a in said) and all(any(_close(a, b) for a in said) for b in w)}
+    close = {key for key, w in own.items() if all(any(_close(a, b) for b in w) for a in said)}
+    return {key for key in close if all(any(_close(a, b) for a in said) for b in own[key])} or {
+        key for key, w in own.items() if all(any(_misspelt(a, b) for b in w) for a in said)}  # "Appendisitis"
 
 
-def options_touched(fragment: str, options: dict[str, str]) -> set[str]:
+def _misspelt(a: str, b: str) -> bool:
+    """The same long word misspelt or cut short ("appendisitis", "transplant" for "transplantation")."""
+    short, long = sorted((a, b), key=len)
+    return a == b or (len(short) >= 7 and (long.startswith(short) or difflib.SequenceMatcher(None, a, b).ratio() >= 0.85))
+
+
+def options_touched(fragment: str, options: dict[str, str], *, within: bool = False) -> set[str]:
     """Options sharing a distinctive word (five letters or more, spelled alike or nearly) with a fragment
-    that matches none outright: "Heparina não fracionada" touches "Unfractionated heparin"."""
+    that matches none outright: "Heparina não fracionada" touches "Unfractionated heparin"; `within`: a word
+    the same or inside one of theirs, never only alike ("low phosphate levels" touches "Hypophosphatemia")."""
     said = [w for w in words(fragment) if len(w) >= 5]
-    return {key for key, text in options.items() if any(_close(a, b) for a in said for b in words(text) if len(b) >= 5)}
+    def touch(a: str, b: str) -> bool:
+        return a == b or (len(a) >= 6 and a in b) if within else _close(a, b)
+    return {key for key, text in options.items() if any(touch(a, b) for a in said for b in words(text) if len(b) >= 5)}
 
 
 def tally(options: dict[str, str]) -> re.Pattern[str]:

@@ -167,6 +167,13 @@ CORPORA = [HERE / "replies.jsonl", HERE / "replies_second.jsonl", HERE / "replie
 # is the most likely diagnosis? ..."), and a reply describing each option in turn ("X is when ...") read from its last
 # sentence. Its misses: abbreviations (LMWH, WPW, tTG-IgA, STEC) and an option's other name given in brackets
 # ("Laryngotracheobronchitis (croup)" answered "croup").
+# `replies_thirtieth` (250, a thirtieth author: small and mid-size open-weight models run locally, with chat-template
+# leftovers, echoed prompts, option numbers for letters, loops, misspellings and invented follow-up questions) was first
+# measured after that: 92.4% exact, 4 silent mis-grades: a reply opening on its answer and then inventing a next question
+# whose answer was read, "both parts must hold to answer yes" read as an answer, "The answer is (C), low phosphate
+# levels." where C is hyperkalemia, and "Answer: 2. Furosemide" where option 2 is verapamil. Its misses: option numbers
+# ("The answer is: 3"), a chat template's header of the model's own turn, an answer line repeated until the token limit
+# cut its last copy, a misspelt option ("Appendisitis"), and paraphrases.
 KNOWLEDGE_ONLY = {("replies_twelfth.jsonl", "m0291"),  # a conflict that takes medical knowledge to see
                   ("replies_twentyeighth.jsonl", "y0127")}  # a conflict that takes a translation to see (Hindi text)
 # Silent mis-grades not yet read, each listed with why: the grader gives a letter where the author recorded another or none.
@@ -190,7 +197,7 @@ FLOORS = {"replies.jsonl": 0.99, "replies_second.jsonl": 0.99, "replies_third.js
           "replies_twentysecond.jsonl": 0.98, "replies_twentythird.jsonl": 0.97,
           "replies_twentyfourth.jsonl": 0.85, "replies_twentyfifth.jsonl": 0.98,
           "replies_twentysixth.jsonl": 0.97, "replies_twentyseventh.jsonl": 0.90,
-          "replies_twentyeighth.jsonl": 0.95, "replies_twentyninth.jsonl": 0.94}
+          "replies_twentyeighth.jsonl": 0.95, "replies_twentyninth.jsonl": 0.94, "replies_thirtieth.jsonl": 0.97}
 REASON_FLOOR = 0.88  # share of labelled no-answers given the labelled reason (authors differ at the edges)
 
 
