@@ -403,3 +403,40 @@ def test_a_misspelling_a_verb_and_an_echoed_list(reply: str, expected: str | Non
 def test_to_answer_is_a_verb_not_a_label() -> None:
     reply = "Both parts need to be satisfied to answer \"yes.\" Safety data, however, are limited and the question is"
     assert read_answer(reply, YES_NO, finish_reason="length").reason == "truncated"
+
+
+MENINGITIS = {"A": "Viêm màng não do phế cầu", "B": "Viêm màng não do lao", "C": "Viêm màng não do virus",
+              "D": "Viêm màng não do não mô cầu"}
+NEPHRO = {"A": "Острый цистит", "B": "Острый пиелонефрит", "C": "Мочекаменная болезнь", "D": "Острый гломерулонефрит"}
+
+
+@pytest.mark.parametrize(("reply", "options", "expected", "reason"), [
+    ("Ответ: Б) Острый пиелонефрит", NEPHRO, "B", None),  # Cyrillic option letters, in order
+    ("Ответ: Г) Острый пиелонефрит", NEPHRO, None, "conflict"),  # Г is the fourth
+    ("В анализе мочи лейкоцитурия.\n\nОтвет: В", NEPHRO, "C", None),  # "В" opening a sentence is a word
+    ("उत्तर: (ख)", NEPHRO, "B", None),
+    ("정답: ② 급성 신우신염", NEPHRO, "B", None),
+    ("答え：エ", NEPHRO, "D", None),
+    ("الإجابة: ج", NEPHRO, "C", None),
+    ("Đáp án: D. Viêm màng não do lao", MENINGITIS, None, "conflict"),  # the label, then a letter and another text
+    ("Vậy đáp án là A hoặc B, tùy thời điểm.", MENINGITIS, None, "ambiguous"),
+    ("答案：A、C", MENINGITIS, None, "ambiguous"),
+    ("Risposta: A\n\nAnzi no, rileggendo: la risposta giusta è la C.", MENINGITIS, "C", None),
+    ("J'hésite entre B et D.\n\nLes deux restent défendables.", MENINGITIS, None, "ambiguous"),
+])
+def test_answers_in_other_languages_and_scripts(reply: str, options: dict[str, str], expected: str | None,
+                                                reason: str | None) -> None:
+    reading = read_answer(reply, options)
+    assert (reading.letter, reading.reason) == (expected, reason)
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("Нет. Различия статистически незначимы.", "B"),
+    ("はい。\n\n本研究では有意に低下していました。", "A"),
+    ("Có thể.\n\nKết quả gợi ý ...", "C"),
+    ("Có nhiều nghiên cứu về vấn đề này, nhưng kết quả khác nhau.", None),  # "Có" opening a sentence: "there are"
+    ("结论：否。", "B"),
+    ("Resposta: A) não", None),  # the letter says yes, the word no
+])
+def test_yes_no_answered_in_other_languages(reply: str, expected: str | None) -> None:
+    assert read_answer(reply, YES_NO).letter == expected

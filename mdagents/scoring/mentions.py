@@ -40,7 +40,9 @@ UNDECIDED = re.compile(
     r"(?:choice|answer|decision)\s+depends\s+on|\(?[A-E]\)?\s+and\s+\(?[A-E]\)?\s+(?:are\s+)?(?:equally|both)\s+(?:valid|correct|"
     r"reasonable|acceptable|defensible|plausible)|"
     r"not\s+yet\s+(?:reached|decided|agreed)|no\s+consensus|without\s+(?:a\s+)?consensus|undecided|(?:a|is\s+|the\s+)tie[ds]?|(?:evenly|equally)\s+split|"
-    r"none\s+of\s+the\s+(?:listed\s+|given\s+)?(?:options|answers|choices)\s+(?:is|are|fits?))\b", re.IGNORECASE)
+    r"none\s+of\s+the\s+(?:listed\s+|given\s+)?(?:options|answers|choices)\s+(?:is|are|fits?)|"
+    r"j'h[ée]site\s+entre|dudo\s+entre|estoy\s+entre|fico\s+entre|em\s+d[úu]vida\s+entre|schwanke\s+zwischen|sono\s+indecis[oa]|"
+    r"indeciso\s+entre|les\s+deux\s+(?:diagnostics\s+)?(?:restent|sont)\s+d[ée]fendables)\b|犹豫|拿不准|迷って|고민", re.IGNORECASE)
 _TWO_OFFERED = re.compile(  # "either B or A", "B or D", "both A and C", "A/B" (not "neither ... nor")
     r"(?<!neither )(?:\b(?:either|both)\s+)?(?:option\s+)?\(?\b([A-E])\b\)?\s*(?:or|/|and/or)\s*(?:option\s+)?"
     r"\(?\b([A-E])\b\)?(?![\w'’-])|\b(?i:both|between)\s+\(?([A-E])\)?\s+and\s+\(?([A-E])\)?(?![\w'’-])")

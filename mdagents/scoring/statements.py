@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from mdagents.scoring.text import (
     FOREIGN_ANSWER,
     YES_NO_WORDS,
+    opening_yes_no,
     options_meant,
     options_touched,
     options_worded,
@@ -54,7 +55,7 @@ _STRONG = [
     r"(?:\s+(?:after|following|upon|on)(?:\s+[\w-]+){1,3}(?=\s*:))?",
     r"(?:the\s+)?(?:only\s+)?(?:remaining|last\s+standing)\s+(?:option|answer|choice)",
     r"(?:most\s+)?(?:defensible|supported|appropriate|fitting)\s+(?:label|answer|option|choice)",
-    r"(?m:(?:^|(?<=[.!?]\s))[ \t]*(?:choice|option|decision|selected|selection|pick|verdict|conclusion(?:\s+from\s+my\s+side)?|vote|final|correction|corrected|edit|"
+    r"(?m:(?:^|(?<=[.!?]\s))[ \t]*(?:choice|option|decision|selected|selection|pick|verdict|conclusion(?:\s+from\s+my\s+side)?|conclus[ãa]o|conclusión|结论|結論|결론|vote|final|correction|corrected|edit|"
     r"(?:most\s+likely\s+|final\s+|working\s+)?diagnos[ie]s|diagn[oó]stico|most\s+likely|next|"
     r"update[sd]?|revised|revision)(?=[ \t]*(?:[:=：]|[-–—][ \t])))",
     FOREIGN_ANSWER, r"selected|selection|chosen|(?-i:pick)",  # not "Pick disease"
@@ -67,7 +68,8 @@ _FILLER = re.compile(
     r"therefore|thus|so|either|probably|likely|most\s+likely|definitely|clearly|certainly|indeed|actually|still|finally|"
     r"ultimately|overall|unanimously|on|for|upon|with|that|the|letter|option|choice|answer|number|keep|revise\s+to|"
     r"proceed(?:ing)?\s+with|recorded\s+as|es(?:\s+la|\s+el)?|"
-    r"est(?:\s+la|\s+le)?|ist|è|é(?:\s+(?:a|o)(?=\s+\(?[A-E]\b))?)(?![\w'’])|[:=\-–—>→⇒,'\"“”‘’]|是|为|為|\(\s*\d+\s*/\s*\d+[^)]*\))\s*)*",
+    r"est(?:\s+la|\s+le)?|ist|è(?:\s+la|\s+il)?|é(?:\s+(?:a|o)(?=\s+\(?[A-E]\b))?|là|jest|это|adalah|sind|zijn)(?![\w'’])|"
+    r"[:=\-–—>→⇒,'\"“”‘’]|是|为|為|[은는]|は|が|إما|اما|อาจ(?:จะ)?เป็น|คือ|เป็น|\(\s*\d+\s*/\s*\d+[^)]*\))\s*)*",
     re.IGNORECASE)
 HYPOTHETICAL = re.compile(
     r"\b(?:if|unless|might|may|could|tempting|(?:some|many|most)\s+(?:might|would|may)|one\s+might|others?\s+(?:might|"
@@ -87,9 +89,10 @@ _LETTER_FIRST = re.compile(
     r"|(?<!not\s)\bnot\s+\(?[A-E]\)?,?\s+but\s+\(?([A-E])\)?(?![\w'’-])", re.MULTILINE)
 # A letter standing as a value: "(C)", "[C]", "option C", "C." and a lower-case one only when it stands alone.
 _LETTER = re.compile(r"\s*(?:(?i:option|choice|letter|letra|opci[oó]n|op[cç][aã]o|alternativa|विकल्प|选项|الخيار)\s*)?"
-                     r"(?:[(\[]\s*(?P<b>[A-Za-z])\s*[)\]]|(?P<u>[A-Z])(?![\w’]|'\w|-\w)|(?P<l>[a-z])(?=\s*(?:[).:;,!?]|$|\s+[-–—]|"
+                     r"(?:[(\[]\s*(?P<b>[A-Za-z])\s*[)\]]|(?P<u>[A-Z])(?![A-Za-z0-9_’]|'\w|-\w)|(?P<l>[a-z])(?=\s*(?:[).:;,!?]|$|\s+[-–—]|"
                      r"\s+(?:because|since|as|given|due)\b)))")
-_ANOTHER = re.compile(r"\s*(?:,|/|&|\+|\(?\s*\bor\b|\band\b|\band/or\b|\bvs\.?|\bversus\b|\.\s*or\b|\b(?:o|ou|y|et)\b|或者?|و|أو|या|और)\s*(?:then\s+|option\s+|choice\s+|"
+_ANOTHER = re.compile(r"\s*(?:,|/|&|\+|\(?\s*\bor\b|\band\b|\band/or\b|\bvs\.?|\bversus\b|\.\s*or\b|\b(?:o|ou|y|et|e|und|oder|hoặc|và|lub|albo|veya|ya\s+da|ve|или|и|atau|dan|ή|και)\b|、|，|或者?|和|及|と|または|"
+                      r"หรือ|และ|또는|혹은|و|أو|या|और)\s*(?:then\s+|option\s+|choice\s+|"
                       r"possibly\s+|maybe\s+|perhaps\s+)?(?:[(\[]\s*([A-Za-z])\s*[)\]]|([A-E])(?![\w'’]))")
 # An option's text, then its letter: "ectopic ACTH (B)", "Cross-linking of DNA (A), because ..."
 _TRAILING_LETTER = re.compile(r"([^(\[\n]{2,60}?)\s*(?:[(\[](?:(?i:option|choice)\s+)?([A-Za-z])[)\]]|[-–—]\s*(?i:option|choice)\s+"
@@ -97,7 +100,8 @@ _TRAILING_LETTER = re.compile(r"([^(\[\n]{2,60}?)\s*(?:[(\[](?:(?i:option|choice
 _TEXT_THEN_OPTION = re.compile(r"[^.;\n(\[]{2,60}?,\s*(?:i\.?e\.?,?\s+|that\s+is,?\s+)?(?:option|choice)\s+\(?([A-E])\b(?![\w'’])")
 # A second letter closing a later clause of the same sentence, not ruled out: "I'd choose A, in a child under 12 B."
 _CLAUSE_LETTER = re.compile(r",[^,;\n]{3,40}?(?<!\bnot)(?<!\bthan)(?<!\bover)(?<!\bof)(?<!\bnor)(?<!\bvs)(?<!\bversus)\s\(?([A-E])\)?\s*$")
-_OR_LATER = re.compile(r"(?:\b(?i:or|ou|oder|bzw|oppure)\b\.?|\band\b|/|&|\botherwise\b|\belse\b|\bunless\b|或者?|أو|या)\s*,?\s*(?:option\s+)?(?:\(([A-Za-z])\)|([A-E])\b(?![\w'’]))")
+_OR_LATER = re.compile(r"(?:\b(?i:or|ou|oder|bzw|oppure|o|hoặc|lub|albo|veya|или|atau)\b\.?|\band\b|/|&|\botherwise\b|\belse\b|\bunless\b|"
+                       r"或者?|または|หรือ|또는|혹은|أو|या)\s*,?\s*(?:option\s+)?(?:\(([A-Za-z])\)|([A-E])\b(?![\w'’]))")
 _TEXT_ENDS = re.compile(r"\s*(?:[,;(]|\s[-–—]\s|\.(?:\s|$)|\b(?:because|since|as|given|due\s+to|which|as\s+the)\b)",
                         re.IGNORECASE)
 _REFUSAL_VALUE = re.compile(r"\s*(?:null|none|n/?a|unknown|-|cannot|can['’]t|unable|no\s+answer|undetermined)(?![\w/-])",
@@ -133,7 +137,12 @@ NEGATED_AFTER = re.compile(
     re.IGNORECASE)
 REVISION = re.compile(r"\b(?:edit|update|wait|actually|on\s+(?:second\s+thought|reflection)|correct(?:ion|ed|ing)|"
                       r"reconsider\w*|re-?reading|scratch\s+that|changing|change\s+my|revis\w*|updated|amended|"
-                      r"instead)\b", re.IGNORECASE)
+                      r"instead|anzi|rileggendo|correggo|en\s+fait|finalement|je\s+corrige|rectifi\w*|en\s+realidad|mejor\s+dicho|"
+                      r"corrijo|corrigiendo|na\s+verdade|corrigindo|corrijo|eigentlich|korrigier\w*|doch\s+nicht|"
+                      r"на\s+самом\s+деле|исправл\w*|aslında|düzelt\w*|właściwie|poprawiam|thực\s+ra|sửa\s+lại|sebenarnya)\b"
+                      r"|不对|更正|改为|改選|修正|訂正|いや、|やっぱり|정정|다시\s*보니|잠깐|عذرا|عذراً|خطأ في إجابتي|تصحيح|"
+                      r"रुकिए|रुको|सुधार|yanlış\s+okudum|poprawka|подожд\w*|погод\w*|хотя\s+нет|me\s+equivoqu[ée]|un\s+momento|"
+                      r"je\s+me\s+suis\s+tromp[ée]|mi\s+sono\s+sbagliat[oa]|me\s+enganei|ich\s+habe\s+mich\s+geirrt", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -152,6 +161,8 @@ def value(text: str, options: dict[str, str], *, whole: bool = False, loose: boo
     text must open it (a marker inside a running sentence); `loose` also takes words found only in one option's text;
     `label`: the text follows a label and a colon ("Diagnosis: frozen shoulder (B)"), so a letter may close it."""
     keys = {key.upper(): key for key in options}
+    if {v.lower() for v in options.values()} <= {"yes", "no", "maybe"}:
+        text = opening_yes_no(text)  # "结论：否", "Cevap: belki"
     ordinal = _ORDINAL.match(text)
     if ordinal:  # "I'd pick the first option."
         order = list(options)
@@ -169,7 +180,8 @@ def value(text: str, options: dict[str, str], *, whole: bool = False, loose: boo
         return REFUSED  # "Answer: N/A" (not the letter N)
     letter = _LETTER.match(text)
     if letter and letter.group("u") and re.match(r"[AI]\s+[a-z0-9']", text[letter.start("u"):]) and not re.match(
-            r"A\s+(?:is|was|because|as|since|yes|no|maybe|or|and|vs|versus|over|rather|not|nor|o|ou|y|et)(?![\w-])", text[letter.start("u"):]):
+            r"A\s+(?:is|was|because|as|since|yes|no|maybe|or|and|vs|versus|over|rather|not|nor|o|ou|y|et|e|oder|und|hoặc|và|"
+            r"lub|albo|veya|ve|atau|dan)(?![\w-])", text[letter.start("u"):]):
         letter = None  # "A 45-year-old ...", "I think ..."
     first = text.split("\n", 1)[0]
     trailing = None if letter or not (whole or label) else _TRAILING_LETTER.match(first)  # an answer line's value
@@ -182,6 +194,7 @@ def value(text: str, options: dict[str, str], *, whole: bool = False, loose: boo
                 options_worded(rest.split("\n", 1)[0].strip(" .!"), options)):
             rest = rest[:1]  # "Keep C. The expert noted ...": the next sentence is not C's text, but "E. Lithium" is
         clause = trailing.group(1) if trailing else _TEXT_ENDS.split(rest.lstrip(" )].:–—-").split("\n", 1)[0], maxsplit=1)[0]
+        clause = YES_NO_WORDS.get(clause.strip().lower(), clause)  # "Resposta: A) não": the word says no
         aside = None if trailing or clause else re.match(r"\s*\(([^()\n]{2,80})\)|\s*,[ \t]*(?!(?:with|plus|and|or|but|then|given|as|"
                                                         r"because|since|which|who|that|followed|in|on|for|after|before|if|unless|"
                                                         r"while|although|not|so|i|we)\b)([^\s,;:()][^,;:()\n]{2,49}?)[ \t]*[.!]?[ \t]*$",
@@ -469,7 +482,7 @@ def _yes_no_opening(first: str, options: dict[str, str]) -> str | None:
     first = re.sub(r"^\s*(?:def(?:initely)?|defo)\s+(?=\w+\b)", "", first, flags=re.IGNORECASE)
     first = re.sub(r"^\s*(?:yes{2,}|yep|yeah|yup)\b", "yes", re.sub(r"^\s*(?:nope|nah)\b", "no", first, flags=re.IGNORECASE),
                    flags=re.IGNORECASE)  # typed: "yesss", "nope, no effect"
-    first = re.sub(r"^\s*(\w+)(?=[\s.,!،，。]|$)", lambda m: YES_NO_WORDS.get(m.group(1).lower(), m.group(1)), first)
+    first = opening_yes_no(first)
     word = re.match(r"\s*[\[(]?\s*(yes|no|maybe)\b\s*[\])]?(?![ \t]*(?:significant|difference|evidence|effect|association|"
                     r"changes?|concerns?|objections?|issues?|problems?|comments?|one|more|longer|data|clear|statistically))",
                     first, re.IGNORECASE)

@@ -25,7 +25,11 @@ def after_reasoning(text: str) -> str:
     return text
 
 
-YES_NO_WORDS = {"forse": "maybe", "sì": "yes", "oui": "yes", "sí": "yes", "si": "yes", "sim": "yes", "ja": "yes", "是": "yes", "是的": "yes", "نعم": "yes",
+YES_NO_WORDS = {"tak": "yes", "evet": "yes", "có": "yes", "да": "yes", "はい": "yes", "예": "yes", "네": "yes", "ναι": "yes", "ใช่": "yes",
+                "हां": "yes", "nie": "no", "không": "no", "нет": "no", "いいえ": "no", "아니요": "no", "아니오": "no", "hayır": "no",
+                "όχι": "no", "ไม่": "no", "może": "maybe", "có thể": "maybe", "возможно": "maybe", "たぶん": "maybe", "多分": "maybe",
+                "아마": "maybe", "아마도": "maybe", "belki": "maybe", "mungkin": "maybe", "ίσως": "maybe", "อาจจะ": "maybe",
+                "forse": "maybe", "sì": "yes", "oui": "yes", "sí": "yes", "si": "yes", "sim": "yes", "ja": "yes", "是": "yes", "是的": "yes", "نعم": "yes",
                  "हाँ": "yes", "non": "no", "não": "no", "nein": "no", "否": "no", "لا": "no", "नहीं": "no",
                  "peut-être": "maybe", "quizás": "maybe", "quizá": "maybe", "tal vez": "maybe", "talvez": "maybe",
                  "vielleicht": "maybe", "也许": "maybe", "可能": "maybe", "ربما": "maybe", "शायद": "maybe"}
@@ -61,17 +65,52 @@ def own_turn(text: str) -> tuple[str, bool]:
     return head, ended or len(head) < len(text)
 
 
+# A reply's first word answering a yes/no question in any language ("Нет.", "はい。", "Có thể."); a word that also opens
+# ordinary sentences ("Có nhiều ..." is "there are many") counts only when punctuation follows it.
+_OPENING_YES_NO = re.compile(r"^\s*(" + "|".join(re.escape(w) for w in sorted(YES_NO_WORDS, key=len, reverse=True))
+                             + r")(?=[\s.,!،，。।、（(]|$)", re.IGNORECASE)
+_NEEDS_STOP = {"có", "tak", "ไม่", "ja", "si", "e"}
+
+
+def opening_yes_no(first: str) -> str:
+    """The reply's first word as "yes", "no" or "maybe" when it is one in any language, else the line unchanged."""
+    match = _OPENING_YES_NO.match(first)
+    if match is None:
+        return first
+    word = match.group(1).lower()
+    if word in _NEEDS_STOP and not re.match(r"\s*[.,!。।、]|\s*$", first[match.end():]):
+        return first
+    return YES_NO_WORDS[word] + first[match.end():]
+
+
 def yes_no_in_english(text: str) -> str:
     """Yes/no/maybe written in another language, after an answer label, read as the English word."""
     return _FOREIGN_YES_NO.sub(lambda m: m.group(1) + YES_NO_WORDS[m.group(2).lower()], text)
 
 
 _ARABIC_LETTERS = {"أ": "A", "ا": "A", "إ": "A", "ب": "B", "ج": "C", "د": "D", "ه": "E"}
+# Other scripts' option letters, in order, read as A-E where they stand alone as a letter: Cyrillic "Г)", Devanagari
+# "(ग)", Greek, Thai, katakana "エ", Korean "다." and circled numbers "④" (each script's letters are words elsewhere).
+_SCRIPT_LETTERS = [("АБВГД", r"[^\W\d_]"), ("कखगघङ", "[\u0900-\u097F]"), ("ΑΒΓΔΕ", r"[^\W\d_]"), ("กขคงจ", "[\u0E00-\u0E7F]"),
+                   ("アイウエオ", "[\u30A0-\u30FF\u3040-\u309F\u4E00-\u9FFF]"), ("가나다라마", "[\uAC00-\uD7A3]")]
+_LOCAL_LETTER = [(letters, re.compile(rf"(?<!{around})([{letters}])(?!{around})" + (r"(?=\s*[).:]|\s*$)" if letters in ("АБВГД", "가나다라마") else ""),
+                                      re.MULTILINE)) for letters, around in _SCRIPT_LETTERS]
+_ARABIC_LETTER = re.compile(r"(?<![\u0600-\u06FF])(هـ|[أاإبجده])(?![\u0600-\u06FF])(?!\.\s*[\u0600-\u06FF])")  # not "د. أحمد" (Dr)
+_CIRCLED_NUMBER = {chr(0x2460 + i): "ABCDE"[i] for i in range(5)} | {chr(0x2776 + i): "ABCDE"[i] for i in range(5)}
+
+
+def _latin_letters(text: str) -> str:
+    """Option letters of other scripts as A-E: "Ответ: Г)", "उत्तर: (ग)", "答え：エ"."""
+    for letters, pattern in _LOCAL_LETTER:
+        text = pattern.sub(lambda m, letters=letters: "ABCDE"[letters.index(m.group(1))], text)
+    return _ARABIC_LETTER.sub(lambda m: _ARABIC_LETTERS[m.group(1)[0]], text)
 _CIRCLED = {chr(0x1F150 + i): chr(65 + i) for i in range(26)} | {chr(0x1F130 + i): chr(65 + i) for i in range(26)}
 # A bare "yes"/"no" after a letter is a yes/no option ("A) yes"), not a rating: it needs a separator.
 _POSITIVE_MARK = re.compile(r"[✔✓✅☑]|^\s*(?:[-–—:|]\s*)?(?:correct|right(?:\s+answer)?|best(?:\s+answer)?|most\s+likely|"
-                            r"match)\b|^\s*[-–—:|]\s*yes\b", re.IGNORECASE)
-_NEGATIVE_MARK = re.compile(r"[✗✘❌×]|^\s*(?:[-–—:|]\s*)?(?:incorrect|wrong|unlikely|not|less\s+likely|excluded)\b"
+                            r"match|verdadeir[ao]|verdader[ao]|vrai|vraie|vero|vera|richtig|wahr|correct[ao]|correcte|corretta|corretto)\b"
+                            r"|^\s*[-–—:|]\s*yes\b", re.IGNORECASE)
+_NEGATIVE_MARK = re.compile(r"[✗✘❌×]|^\s*(?:[-–—:|]\s*)?(?:incorrect|wrong|unlikely|not|less\s+likely|excluded|fals[ao]|faux|fausse|"
+                            r"falsch|errad[ao]|err[óo]ne[ao]|sbagliat[ao]|incorrect[ao]|incorrecte)\b"
                             r"|^\s*[-–—:|]\s*no\b", re.IGNORECASE)
 # The letter is marked as one ("(A)", "A.", "A:", "A -", "option A"): "A right shift ..." opens a sentence.
 _RATED_LINE = re.compile(r"^[ \t]*(?:[-*•+][ \t]*)?(?:\*\*)?(?:(?i:option[ \t]+)\(?([A-E])|\(([A-E])|([A-E])(?=\*{0,2}[ \t]*(?:[.:)\]|]|[-–—]\s|[✔✓✅☑✗✘❌×]|$)))"
@@ -118,7 +157,8 @@ def _json_answer(match: re.Match[str]) -> str:
 
 def clean(text: str) -> str:
     """Plain words: markdown emphasis, headings, LaTeX wrappers and emoji marks removed; a box is a declaration."""
-    text = unicodedata.normalize("NFKC", text).translate(str.maketrans(_CIRCLED))  # full-width Ｂ, 𝐀, 🅑 -> B
+    text = text.translate(str.maketrans(_CIRCLED_NUMBER))  # before NFKC, which makes "④" a "4"
+    text = _latin_letters(unicodedata.normalize("NFKC", text).translate(str.maketrans(_CIRCLED)))  # full-width Ｂ, 𝐀, 🅑 -> B
     text = re.sub(r"\\(?:text|textbf|mathrm|mathbf|textit)\s*\{([^{}]*)\}", r"\1", text)
     text = re.sub(r"\\boxed\s*\{([^{}]*)\}([ \t]*\([^()\n]{2,80}\))?", r"\nFinal answer: \1\2\n", text)  # "(text)" after it kept
     text = re.sub(r"<(answer|final_answer|final|choice|selected|selection)>\s*([^<]*?)\s*</\1>", r"\nFinal answer: \2\n", text,
@@ -158,10 +198,18 @@ def normalise(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
-FOREIGN_ANSWER = (r"(?:respuesta|r[ée]ponse|antwort|resposta|risposta|alternativa|seleccionad[ao]|selecionad[ao]|"
-                   r"s[ée]lectionn[ée]e?|escolhid[ao]|elegid[ao]|cevap|正确答案|答案|回答|故选|所以选|应选|选择|選擇|答(?=\s*[:：])|"
+FOREIGN_ANSWER = (r"(?:respuesta|r[ée]ponse|antwort|resposta|risposta|alternativa|seleccionad[ao]|selecionad[ao]|gabarito|"
+                   r"(?:la\s+|a\s+|l')?(?:opci[óo]n|op[çc][ãa]o|opzione|alternativa|bonne\s+r[ée]ponse)\s+(?:correcta|correta|corretta|"
+                   r"correcte|giusta|certa)|(?<![가-힣])답(?=\s*[:：은])|(?<![\u4e00-\u9fff])选(?=\s*\(?[A-E]\b)|"
+                   r"(?:le\s+)?diagnostic\s+le\s+plus\s+probable|(?:el\s+)?diagn[óo]stico\s+m[áa]s\s+probable|(?:o\s+)?diagn[óo]stico\s+mais\s+prov[áa]vel|"
+                   r"(?:la\s+)?diagnosi\s+pi[ùu]\s+probabile|wahrscheinlichste\s+diagnose|наиболее\s+вероятный\s+диагноз|"
+                   r"en\s+olası\s+tanı|tanı\s+büyük\s+olasılıkla|सबसे\s+संभावित\s+निदान|最も考えられる診断|가장\s+가능성이\s+높은\s+진단|"
+                   r"chẩn\s+đoán\s+(?:có\s+khả\s+năng\s+)?nhất|"
+                   r"s[ée]lectionn[ée]e?|escolhid[ao]|elegid[ao]|(?:doğru\s+)?cevap|đáp\s+án|câu\s+trả\s+lời|"
+                   r"(?:poprawna\s+)?odpowied[źz]|(?:правильный\s+)?ответ|jawaban|antwoord|απάντηση|ค[ำํ]า?ตอบ|정답|"
+                   r"正确答案|答案|回答|故选|所以选|应选|选择|選擇|最可能的诊断|答え|正解|解答|正答|答(?=\s*[:：])|"
                    r"الخيار الصحيح|الإجابة الصحيحة|الجواب الصحيح|الإجابة|الجواب|सही उत्तर|उत्तर)"
-                   r"(?:\s+(?:correcta|correcte|correta|corretta|richtig|final|finale|définitive))?")
+                   r"(?:\s+(?:correcta|correcte|correta|corretta|giusta|esatta|richtig|richtige|final|finale|définitive|đúng))?")
 _FOREIGN_YES_NO = re.compile(rf"((?:{FOREIGN_ANSWER})(?:\s*[:：]|\s+(?:es|est|é|ist)\s*[:：]?)\s*)("
                              + "|".join(re.escape(w) for w in sorted(YES_NO_WORDS, key=len, reverse=True))
                              + r")(?![\w-])", re.IGNORECASE)

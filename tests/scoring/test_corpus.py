@@ -174,6 +174,12 @@ CORPORA = [HERE / "replies.jsonl", HERE / "replies_second.jsonl", HERE / "replie
 # levels." where C is hyperkalemia, and "Answer: 2. Furosemide" where option 2 is verapamil. Its misses: option numbers
 # ("The answer is: 3"), a chat template's header of the model's own turn, an answer line repeated until the token limit
 # cut its last copy, a misspelt option ("Appendisitis"), and paraphrases.
+# `replies_thirtyfirst` (250, a thirty-first author: multilingual exams in fourteen languages, options and replies in the
+# language, each exam's own option letters: Cyrillic А-Д, Devanagari क-ङ, Arabic أ-هـ, circled ①-⑤, katakana ア-オ) was
+# first measured after that: 72.8% exact, 16 silent mis-grades: a local letter whose text is another option's (read from
+# the text), answer labels the grader did not know ("Đáp án", "Odpowiedź", "正解", "정답"), "or" and revisions in other
+# languages ("A hoặc B", "Anzi no", "정정합니다"), "J'hésite entre B et D", "A) não" for yes. Its misses: PubMedQA answered by
+# a first word in another language ("Нет.", "はい。", "Có thể."), local letters, and corrections in other languages.
 KNOWLEDGE_ONLY = {("replies_twelfth.jsonl", "m0291"),  # a conflict that takes medical knowledge to see
                   ("replies_twentyeighth.jsonl", "y0127")}  # a conflict that takes a translation to see (Hindi text)
 # Silent mis-grades not yet read, each listed with why: the grader gives a letter where the author recorded another or none.
@@ -197,7 +203,8 @@ FLOORS = {"replies.jsonl": 0.99, "replies_second.jsonl": 0.99, "replies_third.js
           "replies_twentysecond.jsonl": 0.98, "replies_twentythird.jsonl": 0.97,
           "replies_twentyfourth.jsonl": 0.85, "replies_twentyfifth.jsonl": 0.98,
           "replies_twentysixth.jsonl": 0.97, "replies_twentyseventh.jsonl": 0.90,
-          "replies_twentyeighth.jsonl": 0.95, "replies_twentyninth.jsonl": 0.94, "replies_thirtieth.jsonl": 0.97}
+          "replies_twentyeighth.jsonl": 0.95, "replies_twentyninth.jsonl": 0.94, "replies_thirtieth.jsonl": 0.97,
+          "replies_thirtyfirst.jsonl": 0.98}
 REASON_FLOOR = 0.88  # share of labelled no-answers given the labelled reason (authors differ at the edges)
 
 
