@@ -24,8 +24,9 @@ _EMERGENCY_OTHER = _compile(P.EMERGENCY_OTHER)
 _CRISIS = _compile(P.CRISIS)
 _CRISIS_OTHER_LANGUAGES = _compile(P.CRISIS_OTHER_LANGUAGES)
 _OUT_OF_SCOPE = {label: _compile(ps) for label, ps in P.OUT_OF_SCOPE.items()}
-_PERSONAL, _PRESENT, _PAST, _GENERAL, _STATISTICS, _RECOVERED, _NOTHING_SAID = (
-    re.compile(p, _F) for p in (P.PERSONAL, P.PRESENT, P.PAST, P.GENERAL, P.STATISTICS, P.RECOVERED, P.NOTHING_SAID))
+_PERSONAL, _PRESENT, _PAST, _GENERAL, _STATISTICS, _RECOVERED, _NOTHING_SAID, _TAKEN_BACK = (
+    re.compile(p, _F) for p in (P.PERSONAL, P.PRESENT, P.PAST, P.GENERAL, P.STATISTICS, P.RECOVERED, P.NOTHING_SAID,
+                                P.TAKEN_BACK))
 _CHRONIC = re.compile(P.CHRONIC, _F)
 _OVERDOSE_SAID = _compile(P.OVERDOSE_SAID)
 _OVERDOSE = _compile(P.OVERDOSE_TAKEN) + _EMERGENCY["overdose or poisoning"] + _OVERDOSE_SAID
@@ -77,19 +78,21 @@ def _sentence(text: str, hit: re.Match[str]) -> str:
     return text[start:end]
 
 
-def _denied(text: str, hit: re.Match[str]) -> bool:
-    """The sign is named to say it is absent: "she hasn't said anything about hurting herself"."""
-    return bool(_NOTHING_SAID.search(_sentence(text, hit)))
+def _denied(text: str, hit: re.Match[str], *, taken_back: bool = False) -> bool:
+    """The sign is named to say it is absent: "she hasn't said anything about hurting herself"; with `taken_back`
+    (an emergency sign, never a crisis: "jk" may hide one), also taken back at once: "overdosed on caffeine lol jk"."""
+    return bool(_NOTHING_SAID.search(_sentence(text, hit)) or (taken_back and _TAKEN_BACK.match(text, hit.end())))
 
 
-def _said_now(pattern_lists: list[list[re.Pattern[str]]], text: str, statistics: bool = False) -> list[str | None]:
+def _said_now(pattern_lists: list[list[re.Pattern[str]]], text: str, statistics: bool = False, *,
+              taken_back: bool = False) -> list[str | None]:
     """For each list of patterns, the first match said of now (or None). Whether the message as a whole
     is said of now is worked out once, and only if something matched."""
     whole: bool | None = None
     found: list[str | None] = []
     for patterns in pattern_lists:
         hit = None
-        for match in (m for p in patterns for m in p.finditer(text) if not _denied(text, m)):
+        for match in (m for p in patterns for m in p.finditer(text) if not _denied(text, m, taken_back=taken_back)):
             if whole is None:
                 whole = not _framed(text, statistics)
             if whole or _told_now(text, match, statistics):
@@ -103,11 +106,11 @@ def emergency_signs(text: str) -> list[tuple[str, str]]:
     """(category, matched text) of every emergency sign described as happening now."""
     text = normalise(text)
     labels = [*_EMERGENCY, "emergency sign"]
-    hits = _said_now([*_EMERGENCY.values(), _EMERGENCY_OTHER], text)
+    hits = _said_now([*_EMERGENCY.values(), _EMERGENCY_OTHER], text, taken_back=True)
     found = [(label, hit) for label, hit in zip(labels, hits, strict=True) if hit]
     if found:
         return found
-    taken = next((m.group(0) for p in _OVERDOSE_SAID for m in p.finditer(text) if not _denied(text, m)), None)
+    taken = next((m.group(0) for p in _OVERDOSE_SAID for m in p.finditer(text) if not _denied(text, m, taken_back=True)), None)
     return [("overdose or poisoning", taken)] if taken else []  # ten tablets or more, told in the first person
 
 
@@ -125,7 +128,8 @@ def out_of_scope_signs(text: str) -> list[tuple[str, str]]:
 
 def overdose_taken(text: str) -> str | None:
     """What says an overdose has been taken (any supported language), or None."""
-    return _first(_OVERDOSE, normalise(text))
+    text = normalise(text)
+    return next((m.group(0) for p in _OVERDOSE for m in p.finditer(text) if not _TAKEN_BACK.match(text, m.end())), None)
 
 
 def escalate_overdose(verdict: InputCheck, text: str) -> InputCheck:

@@ -56,6 +56,11 @@ EMERGENCY: dict[str, list[str]] = {
         r"|\b(?:abdom\w*|stomach|belly|tummy)\b.{0,50}\b(?:severe|unbearable|excruciating|rigid|agoni\w*|killing)\b)",
         r"\b(?:abdomen|belly|stomach)\b.{0,15}\b(?:rigid|hard as a board)\b",
     ],
+    "heart failure getting worse": [
+        r"\b(?:can'?t|cannot|couldn'?t)\s+(?:breathe|lie|lay)\s+(?:\w+\s+)?(?:flat|lying down|laying down)\b|"
+        r"\b(?:sleep\w*|slept)\s+(?:sitting up|in (?:a|the|his|her|my) (?:chair|armchair|recliner))\b.{0,40}\b(?:breath\w*|air)",
+        r"\b(?:calf|leg)\b.{0,40}\b(?:swollen|swelling)\b.{0,40}\b(?:red|hot|warm)\b.{0,80}\b(?:flight|plane|bus|coach|drive|trip)\b",
+    ],
     "heart attack signs": [
         r"^(?=.*\b(?:sweat\w*|clammy|sick|nause\w*|breathless|short of breath|grey|gray)\b).*\b(?:ache|aching|pain|pressure|"
         r"tight\w*|heav\w*)\b.{0,30}\b(?:jaw|left arm|down (?:my|his|her) (?:left )?arm|shoulder blades?)\b",
@@ -115,7 +120,8 @@ EMERGENCY: dict[str, list[str]] = {
         r"\bseps(?:is|tic)\b",
         r"^(?=.*\b(?:fever|temperature|chills|shiver\w*|infection)\b).*\b(?:confus\w*|not making sense|heart (?:is )?racing|racing heart"
         r"|mottled|clammy|purple rash|barely (?:awake|responsive))\b",
-        r"\b(?:baby|infant|newborn)\b.{0,60}\b(?:floppy|limp|won'?t (?:feed|wake)|not feeding|hard to wake)\b",
+        r"\b(?:baby|infant|newborn|\d+\s*(?:-\s*)?(?:month|week)s?(?:\s*-\s*|\s+)old)\b.{0,60}\b(?:floppy|limp|won'?t (?:feed|wake)|"
+        r"not feeding|hard to wake|grey|gray|mottled|drifting off)\b",
         r"\b(?:[0-9]|1[01])\s*(?:weeks?|wks?)\s*old\b.{0,60}\b(?:fever|high (?:temperature|temp)|3[89](?:\.\d)?\b|"
         r"10[0-4](?:\.\d)?\s*(?:f|°f))",
         r"\b(?:rash|spots|blotches|marks)\b.{0,40}\b(?:doesn'?t|doesnt|does not|don'?t|dont|do not|won'?t|wont|will not|"
@@ -133,6 +139,16 @@ EMERGENCY: dict[str, list[str]] = {
         r"\b(?:stabbed|been shot|gunshot|deep (?:cut|wound|gash))\b",
         r"\bfell\b.{0,40}\b(?:can'?t move|unconscious|head)\b",
         r"\b(?:fell|fallen|had a fall)\b.{0,60}\b(?:can'?t|cannot|unable to|couldn'?t)\s+(?:get up|stand|get off the floor)\b",
+        r"\b(?:can'?t|cannot|couldn'?t)\s+feel\s+(?:his|her|my|their)\s+legs\b",
+        # knocked out, then vomiting or asking the same questions again: a head injury
+        r"\b(?:knocked out|out cold|k\.?o'?d|knocked unconscious|lost consciousness)\b.{0,150}\b(?:threw up|throwing up|"
+        r"vomit\w*|(?:keeps|kept) asking|same questions?|repeating himself|repeating herself)",
+        r"\b(?:bitten by a|bit by a|got bit by a)\s+(?:\w+\s+)?(?:snake|adder|viper|rattlesnake)|\bsnake\s*bite\b.{0,60}"
+        r"\b(?:swell\w*|swollen|droop\w*|blurr\w*|can'?t|numb)",
+        # a blood thinner taken twice, and now bleeding
+        r"^(?=.*\b(?:twice|double|two doses|extra)\b)(?=.*\b(?:warfarin|coumadin|jantoven|xarelto|rivaroxaban|eliquis|apixaban|"
+        r"pradaxa|dabigatran|blood thinners?)\b).*\b(?:bleed\w*|blood in|bruis\w*|black (?:poo|stool)|coffee[- ]grounds?)",
+        r"\bvomit\w*\b.{0,30}\bcoffee[- ]grounds?\b|\bblack,? tarry\b",
     ],
     "loss of consciousness": [
         r"\b(?:passed out|fainted|blacked out|collapsed|unconscious|unresponsive|not responding)\b",
@@ -178,8 +194,8 @@ EMERGENCY_OTHER: list[str] = [
     # pt
     r"dor.{0,20}(?:no|do) peito", r"falta de ar", r"n[ãa]o consig\w* respirar", r"(?:desmai|perdeu a consci[êe]ncia)",
     r"rosto.{0,15}ca[íi]do",
-    # zh
-    r"胸(?:口|部)?.{0,4}(?:痛|疼|闷|压)", r"喘不过气|呼吸困难|不能呼吸", r"昏迷|晕倒|失去知觉|叫不醒", r"口齿不清|嘴歪|中风了|(?:一边|半边)(?:脸|嘴)(?:耷拉|歪|垂)|突然说话不清楚?|说话突然不清楚?",
+    # zh (胸外按压 is chest compressions, not chest pressure)
+    r"胸(?!外按)(?:口|部)?.{0,4}(?:痛|疼|闷|压)", r"喘不过气|呼吸困难|不能呼吸", r"昏迷(?!评分|指数|量表)|晕倒|失去知觉|叫不醒", r"口齿不清|嘴歪|中风了|(?:一边|半边)(?:脸|嘴)(?:耷拉|歪|垂)|突然说话不清楚?|说话突然不清楚?",
     r"大出血|血流不止",
     # ar
     r"ألم.{0,15}(?:صدر|الصدر)", r"(?:لا أستطيع|لا يستطيع|صعوبة في) التنفس", r"ضيق.{0,5}التنفس", r"فقد الوعي|فاقد الوعي",
@@ -312,6 +328,52 @@ EMERGENCY_OTHER: list[str] = [
     r"(?:diab[ée]tique|insuline).{0,150}(?:je tremble|tremble de partout|je transpire|vois flou|vais m'?[ée]vanouir)|"
     r"血.{0,10}(?:往外喷|喷出来|止不住)|\bmu[nh]+ se jhaag|मु[ंँ]ह से झाग|"
     r"嘴(?:也|都)?歪了|(?:تمها|تمه|فمها|فمه|بقها|بقه) (?:معوج|مايل)|\bne r[ée]pond plus\b|(?:bebeu|engoliu|tomou)\b.{0,20}\blix[íi]via|en carne viva",
+    # A vice or a weight on the chest, rising to the jaw or the left arm, with sweating
+    r"[ée]tau\b.{0,25}poitrine|poitrine\b.{0,25}[ée]tau|(?:poitrine|thorax)\b.{0,80}(?:m[âa]choire|bras gauche).{0,80}(?:transpir|sueur)|"
+    r"(?:prensa|losa|piedra|elefante)\b.{0,20}(?:en el|sobre el|en mi) pecho|pecho\b.{0,80}(?:mand[íi]bula|brazo izquierdo).{0,80}sud|"
+    r"(?:elefante|pedra)\b.{0,20}(?:em cima do|no|sobre o) peito|peito\b.{0,80}(?:mand[íi]bula|queixo|bra[çc]o esquerdo).{0,80}su(?:o|a|ando)|"
+    r"صدري (?:مقبوض|مكتوم|مخنوق|تقيل|ثقيل)|(?:حد|حاجة|حجر|حجرة) (?:قاعد|قاعدة|حاطط|نازل) (?:على|عليه|علي) ?صدري|"
+    r"(?:صدر|صدري).{0,80}(?:دراعي|ذراعي|دراعه|ذراعه|فكي) ?(?:الشمال|الأيسر|اليسار)?.{0,80}(?:عرق|عرقان|عرقانة)|"
+    r"胸口.{0,6}(?:压着|像压|大石头|石头压|堵得慌)",
+    # Knocked out, then vomiting or asking the same thing again
+    r"(?:perdu connaissance|assomm[ée]|ko\b).{0,150}(?:vomi|m[êe]mes? questions?|r[ée]p[èe]te)|"
+    r"(?:perdi[óo] el conocimiento|qued[óo] inconsciente|noquead[oa]).{0,150}(?:vomit|pregunta lo mismo|mismas? preguntas?|repite)|"
+    r"(?:desmaiou|perdeu a consci[êe]ncia|desacordad[oa]).{0,150}(?:vomit|mesma pergunta|mesmas perguntas|repete)",
+    # Bitten by a snake
+    r"mordu par une? (?:serpent|vip[èe]re)|(?:serpent|vip[èe]re) l'a mordu|(?:me|lo|la|le) mordi[óo] una (?:culebra|serpiente|v[íi]bora)|"
+    r"mordid[oa] por (?:una )?(?:culebra|serpiente|v[íi]bora)|(?:mordid[oa]|picad[oa]) por (?:uma )?cobra|cobra (?:o |a |me )?(?:mordeu|picou)|"
+    r"(?:لدغ|لدغت|لدغته|لدغتها|لدغني|لدغه|لدغها|عضه|عضها|عضني|عضته)\s+(?:ال)?(?:ثعبان|حية|أفعى|تعبان)|"
+    r"(?:साँप|सांप|सर्प) ने (?:\S+ )?(?:काट|डस)|\b(?:saa?n?p|sanp) ne (?:\w+ )?(?:kaa?t|kat|das)",
+    # Vomiting blood or "coffee grounds", black stools
+    r"vomi\w*.{0,30}(?:du sang|marc de caf[ée])|selles noires|vomit\w*.{0,30}(?:sangre|posos de caf[ée]|borra de caf[ée])|heces negras|"
+    r"vomit\w*.{0,30}(?:sangue|borra de caf[ée])|fezes pretas|(?<!气得)(?<!气到)(?<!气得我)(?<!气到我)(?:吐了?血|呕血)(?!推荐|整理|分享|总结)|咖啡渣|柏油(?:样|一样)|"
+    r"(?:ترجيع|تقيؤ|استفراغ|برجّع|برجع|بستفرغ|يستفرغ)\S* (?:دم|بدم)|(?:زي|مثل) (?:تفل|بن|تل) القهوة|"
+    r"खून की उल्टी|उल्टी में खून|\bkhoon ki ulti|\bulti (?:me|mein) khoon",
+    # A blood thinner taken twice, and now bleeding
+    r"^(?=.*(?:deux fois|en double|dos veces|el doble|duas vezes|em dobro|两次|双倍|مرتين|दो बार|\bdo baar))"
+    r"(?=.*(?:pr[ée]viscan|sintrom|acenocumarol|warfarin|coumadine?|marevan|xarelto|eliquis|pradaxa|华法林|وارفارين|ماريفان))"
+    r".*(?:saign|sang|sangr|sangue|bleu|moret|roxo|hematoma|出血|流血|瘀|نزيف|بينزف|دم|खून|\bkhoon)",
+    # Can't lie flat for breathlessness; a hot, swollen calf after a long journey
+    r"dormi\w* assis.{0,80}(?:[ée]touff|respir)|[ée]touff\w*.{0,20}allong[ée]|"
+    r"(?:dormir|duerme|dorm[íi]|durmi[óo]) sentad[oa].{0,80}(?:ahog|respirar|aire)|(?:me ahogo|se ahoga|no (?:puedo|puede) respirar) (?:acostad|tumbad)|"
+    r"(?:dormir|dorme|dormiu|durmo) sentad[oa].{0,80}(?:falta de ar|sufoc|respirar)|(?:falta de ar|sufoc\w*) (?:deitad|ao deitar)|"
+    r"(?:躺平|躺下|平躺)(?:就|会|了就)?(?:憋气|喘不上气|喘不过气|呼吸困难)|只能坐着睡|"
+    r"(?:ما|مش) (?:بقدر|قادر|قادرة|أقدر|يقدر|تقدر) (?:أنام|انام|ينام|تنام) (?:على ظهري|على ظهره|مفرود|ممدود)|"
+    r"\b(?:lete|letne|let) (?:hi|par|pe|ke) saa?ns (?:phool|fool|nahi|ruk)|लेटते ही सांस",
+    r"(?:mollet|pantorrilla|panturrilha|batata da perna)\b.{0,40}(?:gonfl|hinchad|inchad).{0,40}(?:rouge|roja|vermelh|chaud|caliente|quente)",
+    # Cannot feel the legs after a fall or a tackle; fever with confusion or mottled skin; a face, an arm or speech gone
+    r"(?:ne )?sen[st] plus (?:ses|mes|les) jambes|no (?:siente|siento) las piernas|n[ãa]o (?:sente|sinto) as pernas|"
+    r"(?:fi[èe]vre|fiebre|febre)\b.{0,160}(?:tr[èe]s confus|marbr[ée]|respire vite|moteada|muy confundid|manchas moradas|"
+    r"muito confus|manchas roxas)|"
+    r"no (?:puede|puedo) (?:levantar|mover) el brazo|habla (?:rara|raro|arrastrada|enredada)|por un lado de la boca|"
+    r"n[ãa]o (?:consegue|consigo) (?:levantar|mexer) o bra[çc]o|fala (?:estranha|arrastada)|"
+    r"说话含(?:含糊糊|糊)|嘴(?:巴)?(?:往|向)一边歪|(?:手|胳膊).{0,6}(?:拿不住|抬不起来)|"
+    r"(?:بقها|بقه|فمها|فمه|تمها|تمه) (?:مايل|معوج)|(?:مش|ما|مو) ?(?:قادر|قادرة|قادره) (?:ي|ت)حرك (?:إيد|ايد|يد|دراع|رجل)|"
+    r"كلام(?:ها|ه) (?:مش|مو|ما) ?(?:مفهوم|واضح)|وجه(?:ه|ها)? (?:ازرق|أزرق)|(?:طاح|طيح) (?:و)?(?:ما|مو) ?يقوم",
+    # Severe belly pain with vomiting or a fever
+    r"^(?=.*(?:vomi|fi[èe]vre|fiebre|febre|\b3[89](?:[.,]\d)?\b)).*(?:(?:douleur|mal)\w* (?:horrible|atroce|insupportable|terrible|violente?)\w* "
+    r"(?:au|dans le) ventre|dolor (?:horrible|insoportable|terrible|fort[ií]simo|muy fuerte) (?:de|en la|en el) (?:barriga|panza|est[óo]mago|vientre)|"
+    r"dor (?:horr[íi]vel|insuport[áa]vel|terr[íi]vel|fort[íi]ssima|muito forte) n[ao] (?:barriga|abd[ôo]men|est[ôo]mago))",
 ]
 
 # Ten tablets or more taken, told in the first person: an emergency however the message is framed (a "lol"
@@ -334,6 +396,16 @@ OVERDOSE_SAID: list[str] = [
 
 # Suicidal thoughts and self-harm.
 CRISIS: list[str] = [
+    # A question about a method or a lethal amount, said not to be for study: "asking for me, not for coursework"
+    r"^(?=.*(?:overdose|pills|drugs|amounts?|lethal|fatal|dose|pastillas|dosis|mortal|comprimidos|queda|altura|cachets|"
+    r"m[ée]dicaments|药|吃多少|致死|致命|حبوب|جرعة|goliyan|dawai))(?=.*(?:(?:is ?n'?t|is not|not) (?:a |for )?(?:revision|exam|"
+    r"coursework|homework|school|an essay)|asking for (?:me|myself)|no es (?:una? )?(?:pregunta de examen|tarea|para (?:clase|un trabajo))|"
+    r"n[ãa]o [ée] (?:pra|para) (?:trabalho|escola|prova)|ce n'est pas pour (?:un devoir|les cours|l'[ée]cole)|这不是(?:复习题|作业|考试题)|"
+    r"مش (?:للدراسة|للامتحان))).{1,40}",
+    r"^(?=.*\bmy last (?:week|day|night|weekend)\b(?! (?:at|of|in|on|before|with)))(?=.*\b(?:sorted|cancell?ed|paid off|gave away|"
+    r"given away|rehomed|goodbye|thanks for)\b).{1,40}",
+    r"\bnot (?:planning on|going to be|planning to be) (?:being )?around after\b|\b(?:written|wrote) (?:a )?letters? (?:to|for) "
+    r"(?:everyone|each of|all of|my (?:family|parents|kids|children))",
     r"\b(?:kill|killing|end|ending|take|taking)\s+(?:myself|my own life|my life|himself|herself|themselves|his life|her life|their life)\b"
     # "killing myself with these shifts", "killing myself at the gym": figures of speech
     r"(?!\s+(?:with\s+(?:these|this|work|all (?:this|these)|the\s+(?:hours|shifts|workload|rotas?|commute))|at\s+(?:the\s+gym|work)"
@@ -598,6 +670,12 @@ CRISIS_OTHER_LANGUAGES: list[str] = [
     r"\b(?:apni |saari |sab )?goliyan (?:jama|ikatth\w*|bacha\w*|chhupa\w*) (?:kar|rakh)|(?:गोलियां|गोलियाँ) (?:जमा|इकट्ठी|बचा) (?:कर|रख)|"
     r"\b(?:reply|jawab|message) (?:na|nahi) (?:karu|karun|karoon|karoo|du|dun|doon|aaye|aaya)\b.{0,25}\bsamajh (?:lena|jana)\b|"
     r"(?:जवाब|रिप्लाई) न (?:दूँ|दूं|करूँ|करूं).{0,25}समझ (?:लेना|जाना)",
+    r"(?:ne )?veu(?:t|x|lait) plus vivre|comment se pendre|كتبت (?:رسالة|رسايل|رسائل) (?:لكل|لأهلي|لاهلي)|رسالة وداع|رسائل وداع|"
+    r"جرحت (?:نفسي|حالي)|بجرح (?:نفسي|حالي)|\b(?:khall?e?s|5all?e?s) 3a ?7ali\b",
+    # A rope brought home, life's "game over" (Hinglish)
+    r"\brassi (?:le (?:aaya|aayi|aaye|aya|ayi|aa gaya|aa gayi|li|liya)|la (?:li|liya|di|rakhi)|khareed (?:li|liya|lai|laya))|"
+    r"रस्सी (?:ले (?:आया|आई|ली|लिया)|ला (?:ली|रखी)|खरीद (?:ली|लिया|लाया))|"
+    r"\b(?:life|zindagi|jindagi) ka game over (?:karna|kar (?:dunga|doonga|dungi|du|doon|deta|deti))",
 ]
 
 # Out-of-scope requests: category -> patterns.
@@ -620,6 +698,10 @@ OUT_OF_SCOPE: dict[str, list[str]] = {
         r"\b(?:ye|yeh|yah|is|mujhe)\s+(?:kaun ?si|kon ?si|konsi|kaunsi|kya)\s+(?:bimari|beemari|bimaari|disease|infection|rog)\b",
         r"\b(?:diagnose|diagnosis|check)\s+(?:kar(?:o|do|dein|den|iye|ke batao)|bata(?:o|iye|do))\b",
         r"\b(?:batao|bataiye|bata do|bolo)\b.{0,30}\b(?:mujhe|muje|mere ko)\b.{0,20}\b(?:kya|kaun ?si|konsi)\b",
+        # the other languages: "est-ce que j'ai de l'arthrose ?", "¿tengo gota?", "será que eu tenho", "我是不是得了", "هل عندي"
+        r"\best-ce que (?:j'ai|je fais|je suis atteinte?) (?:de l'|de la |du |des |une? |la |le |l')[^?.!]{2,40}\?|"
+        r"¿\s*(?:tengo|tendr[ée]|ser[áa] que tengo)\s+[^?]{2,40}\?|\bser[áa] que (?:eu )?(?:tenho|estou com)\b[^?.!]{2,40}\?|"
+        r"我是不是(?:得了|有|患了)|هل (?:عندي|أنا مصاب|انا مصاب)\b[^؟?]{2,40}[؟?]",
     ],
     "dosing or medication changes": [
         r"\bhow\s+(?:much|many)\b.{0,50}\b(?:should|can|do|could|may)\s+(?:i|we|he|she|you)\s+(?:take|give|use|have|inject)\b",
@@ -633,9 +715,16 @@ OUT_OF_SCOPE: dict[str, list[str]] = {
         r"\bshould\s+(?:i|we|he|she)\s+(?:take|give|use|stop|keep taking)\s+(?:my|his|her|their)\b",
         r"\b(?:can|should|is it (?:ok|okay|safe) to)\s+(?:i\s+)?(?:take|mix|combine)\b.{0,40}\b(?:with|and)\s+my\b",
         r"\b(?:increase|raise|lower|reduce)\b.{0,30}\bto\s+\d+\s*(?:mg|units?|ml|mcg)\b",
+        r"\bhow\s+(?:much|many)\b.{0,40}\bis\s+(?:it\s+)?safe\s+to\s+take\b",
+        # the other languages: "¿cuánto clonazepam puedo tomar?", "quanto devo tomar", "吃多少", "أزوده كام وحدة"
+        r"\bcu[áa]nt[oa]s?\s+(?!(?:de\s+)?(?:agua|caf[ée]|leche|vino|cerveza|alcohol)\b)[^?.!]{0,40}\b(?:le doy|(?:puedo|debo|tengo que)\s+"
+        r"(?:tomar|darle|subir|aumentar))|\bquant[oa]s?\s+(?!(?:de\s+)?(?:[áa]gua|caf[ée]|leite|cerveja|[áa]lcool)\b)[^?.!]{0,40}\b"
+        r"(?:posso|devo|dou)\s+(?:tomar|dar|aumentar)|\bcombien\s+(?!d'eau|de caf[ée]|de lait)[^?.!]{0,40}\b(?:je peux|dois-je|je dois)\s+(?:prendre|lui donner)|"
+        r"(?:吃|打|加)多少(?:片|粒|单位|毫克)?(?:才|比较|合适|能|可以)|(?:أزود|ازود|أزوّد|أنقص|انقص)\S*\s+(?:كام|كم)\s+(?:وحدة|حبة)|"
+        r"(?:كام|كم)\s+(?:حبة|وحدة)\s+(?:آخد|اخد|آخذ|ياخد|تاخد)",
     ],
     "controlled substances": [
-        r"\b(?:get|buy|obtain|order|score|find|prescribe|refill|more)\b.{0,40}\b(?:oxycodone|oxycontin|hydrocodone|vicodin|"
+        r"\b(?:get|buy|obtain|order|score|find|prescribe|refill|more(?!\s+(?:\w+\s+)?(?:dangerous|addictive|potent|powerful|deadly|common|likely|risky|harmful|toxic|lethal|effective|than)))\b.{0,40}\b(?:oxycodone|oxycontin|hydrocodone|vicodin|"
         r"percocet|fentanyl|morphine|codeine|xanax|alprazolam|valium|diazepam|klonopin|clonazepam|ativan|lorazepam|"
         r"adderall|ritalin|methylphenidate|vyvanse|tramadol|ketamine|ambien|zolpidem|opioids?|benzos?|painkillers|sleeping pills)\b",
         r"\bwithout\s+(?:a\s+)?(?:prescription|script|doctor|seeing (?:a|the|my) doctor)\b",
@@ -666,7 +755,7 @@ EMERGENCY_SEVERITY: dict[str, str] = {
     "sepsis": "critical", "severe bleeding or trauma": "critical", "loss of consciousness": "critical",
     "overdose or poisoning": "critical", "electric shock, heat stroke or carbon monoxide": "critical",
     "severe abdominal pain with fever or vomiting": "high", "diabetic emergency": "high", "severe burns": "high",
-    "poisonous mushrooms or plants": "high", "dehydration in a baby": "high",
+    "poisonous mushrooms or plants": "high", "dehydration in a baby": "high", "heart failure getting worse": "high",
 }
 
 # Context: is it happening to someone, now?
@@ -681,8 +770,10 @@ PRESENT = (r"\b(?:right now|(?<!fine )(?<!okay )(?<!ok )(?<!better )(?<!well )(?
            r"agora|neste momento|desde|hoje|esta noite|"
            r"tout à l'heure|tout a l'heure|ce matin|cette nuit|vient de|viens de|il y a (?:une|deux|\d+) heures?|recién|recien|"
            r"acaba de|acabo de|hace (?:un rato|unos minutos|media hora|una hora)|acabou de|há pouco|ha pouco|abhi|aaj|aaj raat)\b|"
-           r"现在|刚才|刚刚|正在|今晚|今天|小时前|الآن|هلأ|هلق|الحين|دلوقتي|الليلة|من ساعة|من شوية|اليوم|अभी|इस वक्त|आज")
+           r"现在|刚才|刚刚|正在|今晚|今天|小时前|الآن|هلأ|هلق|الحين|دلوقتي|الليلة|من ساعة|من شوية|اليوم|من الصبح|من الصباح|"
+           r"अभी|इस वक्त|आज|सुबह से|\bsubah se\b")
 PAST = (r"\b(?:last (?:year|month|week|spring|summer|winter|fall)|years? ago|months? ago|weeks? ago|in (?:19|20)\d\d|"
+        r"(?:it'?ll be|it will be|it'?s been|it has been) (?:\d+|two|three|four|five|ten|twenty) years|"
         r"history of|passed away|died|survived|recovered|used to|when i was (?:a )?(?:kid|child|young)|"
         r"as a (?:kid|child|baby|toddler|teen\w*)|back in|"
         r"le mois dernier|l'an dernier|l'année dernière|il y a \d+ (?:ans|mois)|el mes pasado|el año pasado|"
@@ -699,12 +790,16 @@ PAST = (r"\b(?:last (?:year|month|week|spring|summer|winter|fall)|years? ago|mon
         r"前年|(?:من|قبل) سنتين")
 # "... and now I'm fine": a "now" that closes a past story ("two years ago I thought of ending it, today I'm great").
 RECOVERED = (r"\b(?:now i'?m (?:fine|ok|okay|good|better|well)|(?:been )?clean (?:for )?\d+ (?:years?|months?)(?: now)?|"
+             r"(?:it'?ll be|it will be|it'?s been|it has been) (?:\d+|two|three|four|five|ten|twenty) years(?: \w+){0,3} since|"  # an anniversary
              r"(?:hoje|agora) (?:eu )?(?:estou|t[ôo]|me sinto) (?:[óo]timo|[óo]tima|bem|melhor)|"
              r"(?:hoy|ahora) (?:ya )?(?:estoy|me siento) (?:bien|mejor)|"
              r"(?:aujourd'hui|maintenant) (?:je vais|[çc]a va|je suis|je me sens) (?:bien|mieux)|"
              r"ab (?:[a-z]+ ){0,4}(?:theek|thik|accha|achha) (?:hu|hoon|hun|ho gaya|ho gayi))\b|"
              r"现在(?:已经)?(?:走出来了|好了|没事了|好多了)|(?:هلأ|هلق|دلوقتي|الحين) الحمد ?لله|الحمد ?لله (?:منيح|كويس|بخير)|"
              r"अब (?:\S+ ){0,4}(?:ठीक|अच्छा) (?:हूँ|हूं|हू)")
+# A sign taken back as soon as it is said: "overdosed on caffeine lol jk".
+TAKEN_BACK = (r"\W{0,3}(?:\w+\W+){0,3}?(?:lol\s+)?(?:jk|j/k|just kidding|just joking|kidding)\b"
+              r"(?!\W*(?:no|nah|not|but|actually|seriously|for real|fr|honestly)\b)")  # not "jk no really I did"
 # "She hasn't said anything about hurting herself": the sign is named to say it is absent.
 NOTHING_SAID = (r"(?:\b(?:(?:hasn'?t|has not|didn'?t|did not|never) (?:said|mentioned|talked about|told me) anything|"
                 r"n'a (?:rien|jamais rien) dit|no (?:ha dicho|dijo) nada|n[ãa]o (?:disse|falou|comentou) nada|"
@@ -731,10 +826,11 @@ GENERAL = (r"(?:\b(?:in general|generally|usually|typically|what (?:is|are)|what
            r"curiosity|curiosidad|curiosidade|curiosit[ée]|in (?:the|a) (?:video ?)?game|pubg|free fire|game me|game mein|estudo (?:enfermagem|medicina)|estudio (?:enfermer[ií]a|medicina)|"
            r"prova pr[áa]tica|"
            r"just in case|en general|por lo general|por si acaso|en général|au cas où|em geral|por via das dúvidas|"
+           r"si un jour|se um dia|si alg[úu]n d[íi]a|"
            r"aam taur (?:par|pe)|general mein|student (?:hoon|hu|hun)|kya hota hai|ho ja(?:ye|aye|e) (?:to|toh) kya karna|ke (?:symptoms|lakshan|signs) kya (?:hote|hai|hain))\b|"
            r"हो जाए तो क्या करना|के लक्षण क्या|क्या होता है|qu'est-ce|quels sont|qué es|cuáles son|"
            r"一般来说|一般來說|一般性|一般(?:应该|應該|要|怎么|怎麼|该|該)|一般嚟讲|一般嚟講|以防万一|以防萬一|بشكل عام|عموما|عمومًا|احتياطا|احتياطًا|"
-           r"सामान्य तौर|आम तौर|एहतियात|"
+           r"सामान्य तौर|आम तौर|एहतियात|如果哪天|万一哪天|لو [^.؟?!]{0,30}في يوم|"
            r"o que é|quais são|أكتب قصة|(?:पड़ने|होने) पर .{0,40}क्या करना चाहिए|什么是|哪些|纪录片|论文|作业|急救课|如果(?:身边)?有人|ما هو|ما هي|وثائقي|بحث|دورة|إذا أحد|"
            r"क्या है|डॉक्यूमेंट्री|निबंध|प्रोजेक्ट|क्लास|अगर कोई|😂|🤣|😅|哈哈|笑死|笑得|ههه|हाहा|हँसते|"
            r"好奇|من باب الفضول|游戏里|في اللعبة|电视剧|电影|新闻|文章|小说|剧里|剧中|محاضرة|(?:اغلب|أغلب) حالات|अगर कभी|实习时|提前学|أثناء تدريبي|مسلسل|فيلم|فلم|الأخبار|خبر عن|انتشر فيديو|फिल्म|सीरियल|खबर)")
