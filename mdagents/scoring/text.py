@@ -85,7 +85,12 @@ def opening_yes_no(first: str) -> str:
 
 def yes_no_in_english(text: str) -> str:
     """Yes/no/maybe written in another language, after an answer label, read as the English word."""
-    return _FOREIGN_YES_NO.sub(lambda m: m.group(1) + YES_NO_WORDS[m.group(2).lower()], text)
+    out, end = [], 0
+    for word in _YES_NO_WORD.finditer(text):  # the words first (rare), then the label before each (a long alternation)
+        if _LABEL_BEFORE.search(text, max(0, word.start() - 60), word.start()):
+            out += [text[end:word.start()], YES_NO_WORDS[word.group(1).lower()]]
+            end = word.end()
+    return "".join(out) + text[end:] if out else text
 
 
 _ARABIC_LETTERS = {"أ": "A", "ا": "A", "إ": "A", "ب": "B", "ج": "C", "د": "D", "ه": "E"}
@@ -96,11 +101,14 @@ _SCRIPT_LETTERS = [("АБВГД", r"[^\W\d_]"), ("कखगघङ", "[\u0900-\u0
 _LOCAL_LETTER = [(letters, re.compile(rf"(?<!{around})([{letters}])(?!{around})" + (r"(?=\s*[).:]|\s*$)" if letters in ("АБВГД", "가나다라마") else ""),
                                       re.MULTILINE)) for letters, around in _SCRIPT_LETTERS]
 _ARABIC_LETTER = re.compile(r"(?<![\u0600-\u06FF])(هـ|[أاإبجده])(?![\u0600-\u06FF])(?!\.\s*[\u0600-\u06FF])")  # not "د. أحمد" (Dr)
+_ANY_SCRIPT_LETTER = re.compile("[" + "".join(letters for letters, _ in _SCRIPT_LETTERS) + "أاإبجده]")
 _CIRCLED_NUMBER = {chr(0x2460 + i): "ABCDE"[i] for i in range(5)} | {chr(0x2776 + i): "ABCDE"[i] for i in range(5)}
 
 
 def _latin_letters(text: str) -> str:
     """Option letters of other scripts as A-E: "Ответ: Г)", "उत्तर: (ग)", "答え：エ"."""
+    if not _ANY_SCRIPT_LETTER.search(text):
+        return text  # most replies: nothing to map
     for letters, pattern in _LOCAL_LETTER:
         text = pattern.sub(lambda m, letters=letters: "ABCDE"[letters.index(m.group(1))], text)
     return _ARABIC_LETTER.sub(lambda m: _ARABIC_LETTERS[m.group(1)[0]], text)
@@ -210,9 +218,9 @@ FOREIGN_ANSWER = (r"(?:respuesta|r[ée]ponse|antwort|resposta|risposta|alternati
                    r"正确答案|答案|回答|故选|所以选|应选|选择|選擇|最可能的诊断|答え|正解|解答|正答|答(?=\s*[:：])|"
                    r"الخيار الصحيح|الإجابة الصحيحة|الجواب الصحيح|الإجابة|الجواب|सही उत्तर|उत्तर)"
                    r"(?:\s+(?:correcta|correcte|correta|corretta|giusta|esatta|richtig|richtige|final|finale|définitive|đúng))?")
-_FOREIGN_YES_NO = re.compile(rf"((?:{FOREIGN_ANSWER})(?:\s*[:：]|\s+(?:es|est|é|ist)\s*[:：]?)\s*)("
-                             + "|".join(re.escape(w) for w in sorted(YES_NO_WORDS, key=len, reverse=True))
-                             + r")(?![\w-])", re.IGNORECASE)
+_YES_NO_WORD = re.compile(r"(?<![\w-])(" + "|".join(re.escape(w) for w in sorted(YES_NO_WORDS, key=len, reverse=True))
+                          + r")(?![\w-])", re.IGNORECASE)
+_LABEL_BEFORE = re.compile(rf"(?:{FOREIGN_ANSWER})(?:\s*[:：]|\s+(?:es|est|é|ist)\s*[:：]?)\s*\Z", re.IGNORECASE)
 
 
 # "vitamin A", "hepatitis B", "type A", "class C", "Group B strep": the capital belongs to a name and is
