@@ -440,3 +440,18 @@ def test_answers_in_other_languages_and_scripts(reply: str, options: dict[str, s
 ])
 def test_yes_no_answered_in_other_languages(reply: str, expected: str | None) -> None:
     assert read_answer(reply, YES_NO).letter == expected
+
+
+@pytest.mark.parametrize(("reply", "options", "expected", "reason"), [
+    ("Ans. is 'd' i.e., All of the above", {"A": "B12", "B": "Folate", "C": "Thyroid", "D": "All of the above"}, "D", None),
+    ("Ans. is 'a' i.e., Ulnar nerve", {"A": "Median nerve", "B": "Ulnar nerve", "C": "Radial nerve"}, None, "conflict"),
+    ("Answer is option 2 (9%).", {"A": "4.5%", "B": "9%", "C": "18%", "D": "1%"}, "B", None),  # numeric options
+    ("Many students pick pubarche (B), but the first sign is thelarche.\n\nSo the answer is A.",
+     {"A": "Thelarche", "B": "Pubarche", "C": "Menarche"}, "A", None),
+    ("The results differ by time point.\n\nSo: yes for long-term outcomes, no for short-term outcomes.", YES_NO, None,
+     "ambiguous"),
+])
+def test_indian_exam_answers_and_split_yes_no(reply: str, options: dict[str, str], expected: str | None,
+                                              reason: str | None) -> None:
+    reading = read_answer(reply, options)
+    assert (reading.letter, reading.reason) == (expected, reason)

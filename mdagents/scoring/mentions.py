@@ -119,6 +119,10 @@ def _texts_named(text: str, options: dict[str, str], *, offers: list[str] | None
 def read_mentions(body: str, options: dict[str, str]) -> tuple[str | None, str]:
     """(option key or AMBIGUOUS, step), or (None, "none"). The option must be named in the first or the last
     sentence: a reply that states no answer commits, if at all, where it opens or where it concludes."""
+    closing = body.strip().splitlines()[-1] if body.strip() else ""
+    if {v.lower() for v in options.values()} == {"yes", "no", "maybe"} and re.search(
+            r"\byes\b[^.!?]*\bno\b|\bno\b[^.!?]*\byes\b", closing, re.IGNORECASE):
+        return AMBIGUOUS, OPTION_TEXT  # "So: yes for long-term outcomes, no for short-term outcomes."
     phrase = body.strip().rstrip(".!")
     if len(phrase.split()) <= 4 and re.fullmatch(r"[\w'’ /-]+", phrase) and not re.search(
             r"_[A-E]\b|\b(?i:and|or|not|no|nor|plus|with|vs|is|are)\b", phrase):  # "Class A": the letter, or class A?

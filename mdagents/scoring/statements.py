@@ -38,7 +38,7 @@ _STRONG = [
     r"(?:decision|answer|choice)\s+(?:is|was|has\s+been)\s+(?:revised|changed)\s+(?:from\s+\(?[A-E]\)?\s+)?to",
     r"(?-i:[Kk]eep(?:ing)?)(?=\s+\(?[A-E]\)?\s*(?:[.!,;]|$))",
     r"final(?=\s+\(?[A-E]\)?[ \t]*[.!]?[ \t]*$)",  # "C... no wait. A. final A"
-    r"ans(?:\s+is)?(?=\s*[-:.]?\s*\(?[a-eA-E]\)?(?![\w'’-]))|(?-i:def|Def|DEF)(?:initely)?(?=\s+\(?[A-E]\)?(?![\w'’-]))|"
+    r"ans\.?(?:\s+is)?(?=\s*[-:.]?\s*\(?[a-eA-E]\)?(?![\w'’-]))|(?-i:def|Def|DEF)(?:initely)?(?=\s+\(?[A-E]\)?(?![\w'’-]))|"
     r"going\s+w/",  # typed: "ans c", "def D, ...", "going w/ A"
     r"(?:i|we)\s*(?:would|'d|’d)\s+(?:use|give|start|prescribe|recommend|order)(?=\s)",
     r"(?:i|we)\s*(?:would|will|'d|’d|'ll|’ll|am\s+going\s+to|shall|am|are|'m|’m)?\s*(?:choose|select|pick|go\s+with|"
@@ -78,7 +78,8 @@ HYPOTHETICAL = re.compile(
     r"suggest\w*|propos\w*|depending\s+on|would\s+(?:also\s+)?be\s+a\s+poor|(?:wrong|incorrect|a\s+mistake)\s+to|at\s+first\s+glance)\b(?:[^.!?;\n]|\.\d)*$", re.IGNORECASE)
 # Another party as the subject just before an answer marker: what the report, an expert or a colleague said.
 _OTHERS = re.compile(r"\b(?:the\s+)?(?:report|experts?(?:\s+\d+(?:\s*(?:,|and|&)\s*\d+)*)?|colleagues?|\w+ologists?|\w+icians?|"
-                     r"surgeons?|other\s+experts?|(?<!if\s)(?:he|she|they))(?:['’]s?)?\s+(?:\w+\s+){0,2}$", re.IGNORECASE)
+                     r"surgeons?|other\s+experts?|students?|candidates|trainees|residents|people|many|some|others|"
+                     r"(?<!if\s)(?:he|she|they))(?:['’]s?)?\s+(?:\w+\s+){0,2}$", re.IGNORECASE)
 _SENTENCE_BREAK = re.compile(r"(?<!\d)\.|\.(?!\d)|[!?;\n]|\s[—–]\s")
 # "C is correct", "(C) is the best answer", "This is A, not B", "not B but C": the letter comes first.
 _LETTER_FIRST = re.compile(
@@ -113,7 +114,7 @@ _EDGE = re.compile(r"^\s*(?:=+>|-+>|»)?\s*(?:(?:so|thus|hence|therefore|overall
                    r"\s*$|\s*(?:,|&|/|\band\b|\bor\b)|(?=\s+(?:rather\s+than|over|not|instead\s+of|is\s+(?:the\s+)?(?:answer|"
                    r"correct|right|best))\b)))", re.IGNORECASE)
 # An option by its number, standing alone: "3", "2. Furosemide", "number 4 (alcohol)" (options are lettered in order).
-_NUMBERED = re.compile(r"\s*(?:(?i:option|choice|number|no\.)\s*)?#?([1-9])(?=[.)]?[ \t]*(?:$|\n)|[.)][ \t]+\S|[ \t]+\()")
+_NUMBERED = re.compile(r"\s*(?P<word>(?i:option|choice|number|no\.)\s*)?#?(?P<n>[1-9])(?=[.)]?[ \t]*(?:$|\n)|[.)][ \t]+\S|[ \t]+\()")
 _ORDINAL = re.compile(r"\s*(?:the\s+)?(first|second|third|fourth|fifth|last)\s+(?:option|choice|one|answer)\b", re.IGNORECASE)
 _WHICH_IS_LETTER = re.compile(r"\b(?:which|that)\s+(?:is|would\s+be)\s+(?:(?:choice|option|answer|letter)\s+\(?([A-Ea-e])\b"
                                r"|\(?([A-E])\)?(?=\s*(?:[.!,;]|$)))")
@@ -169,10 +170,12 @@ def value(text: str, options: dict[str, str], *, whole: bool = False, loose: boo
         at = {"first": 0, "second": 1, "third": 2, "fourth": 3, "fifth": 4, "last": len(order) - 1}[ordinal.group(1).lower()]
         return order[at] if at < len(order) else None
     numbered = _NUMBERED.match(text)
-    if numbered and int(numbered.group(1)) <= len(options) and not any(re.match(r"\s*\d", v) for v in options.values()) and (
+    nth = list(options)[int(numbered.group("n")) - 1] if numbered and int(numbered.group("n")) <= len(options) else None
+    if nth and (numbered.group("word") or options_meant(text[numbered.end():].split("\n", 1)[0], options) == {nth} or not any(  # type: ignore[union-attr]
+            re.match(r"\s*\d", v) for v in options.values())) and (
             not text[numbered.end():].strip(" .)\n") or options_meant(text[numbered.end():].split("\n", 1)[0], options)) and not (
             re.match(r"[^\n]*\n\s*\d[.)]", text[numbered.end():])):  # not an item of a numbered list
-        text = f"({list(options)[int(numbered.group(1)) - 1]})" + text[numbered.end():]  # "The answer is: 3" is the third
+        text = f"({list(options)[int(numbered.group('n')) - 1]})" + text[numbered.end():]  # "The answer is: 3" is the third
     labelled = re.match(r"\s*(?:\(?[A-Za-z]\)?\s*[-–—]\s*)?", text)  # "A - Factor V Leiden: 2"
     if not whole and tally(options).match(text, labelled.end()):  # type: ignore[union-attr]
         return None  # a count ("votes: A: 2, B: 2", "yes = 2, no = 2"), not a choice
@@ -193,6 +196,7 @@ def value(text: str, options: dict[str, str], *, whole: bool = False, loose: boo
         if not trailing and re.match(r"\s*[.!][ \t]+(?!(?:Or|Otherwise|Unless|Else|If|But)\b)[A-Z]", rest) and not (
                 options_worded(rest.split("\n", 1)[0].strip(" .!"), options)):
             rest = rest[:1]  # "Keep C. The expert noted ...": the next sentence is not C's text, but "E. Lithium" is
+        rest = re.sub(r"^\s*[,;]?\s*(?:i\.\s?e\.|that\s+is|viz\.?|namely)\s*,?", " ", rest)  # "Ans. is (d) i.e., Mucor"
         clause = trailing.group(1) if trailing else _TEXT_ENDS.split(rest.lstrip(" )].:–—-").split("\n", 1)[0], maxsplit=1)[0]
         clause = YES_NO_WORDS.get(clause.strip().lower(), clause)  # "Resposta: A) não": the word says no
         aside = None if trailing or clause else re.match(r"\s*\(([^()\n]{2,80})\)|\s*,[ \t]*(?!(?:with|plus|and|or|but|then|given|as|"

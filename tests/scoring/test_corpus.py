@@ -180,6 +180,11 @@ CORPORA = [HERE / "replies.jsonl", HERE / "replies_second.jsonl", HERE / "replie
 # the text), answer labels the grader did not know ("Đáp án", "Odpowiedź", "正解", "정답"), "or" and revisions in other
 # languages ("A hoặc B", "Anzi no", "정정합니다"), "J'hésite entre B et D", "A) não" for yes. Its misses: PubMedQA answered by
 # a first word in another language ("Нет.", "はい。", "Có thể."), local letters, and corrections in other languages.
+# `replies_thirtysecond` (250, a thirty-second author: Indian entrance exams and PubMedQA, with "All of the above", "Both A
+# and B", numeric options and "Ans. is 'b' i.e., ..." replies) was first measured after that: 88.0% exact, 5 silent
+# mis-grades: a letter in quotes ('d') not read and the text after "i.e." read instead, "Answer is option 2 (9%)" where the
+# options are numbers, "Many students pick pubarche (B), but ..." read as the reply's own pick, and "yes for long-term
+# outcomes, no for short-term outcomes" read as yes.
 KNOWLEDGE_ONLY = {("replies_twelfth.jsonl", "m0291"),  # a conflict that takes medical knowledge to see
                   ("replies_twentyeighth.jsonl", "y0127")}  # a conflict that takes a translation to see (Hindi text)
 # Silent mis-grades not yet read, each listed with why: the grader gives a letter where the author recorded another or none.
@@ -204,7 +209,7 @@ FLOORS = {"replies.jsonl": 0.99, "replies_second.jsonl": 0.99, "replies_third.js
           "replies_twentyfourth.jsonl": 0.85, "replies_twentyfifth.jsonl": 0.98,
           "replies_twentysixth.jsonl": 0.97, "replies_twentyseventh.jsonl": 0.90,
           "replies_twentyeighth.jsonl": 0.95, "replies_twentyninth.jsonl": 0.94, "replies_thirtieth.jsonl": 0.97,
-          "replies_thirtyfirst.jsonl": 0.98}
+          "replies_thirtyfirst.jsonl": 0.98, "replies_thirtysecond.jsonl": 0.96}
 REASON_FLOOR = 0.88  # share of labelled no-answers given the labelled reason (authors differ at the edges)
 
 
