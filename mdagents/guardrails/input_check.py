@@ -24,9 +24,9 @@ _EMERGENCY_OTHER = _compile(P.EMERGENCY_OTHER)
 _CRISIS = _compile(P.CRISIS)
 _CRISIS_OTHER_LANGUAGES = _compile(P.CRISIS_OTHER_LANGUAGES)
 _OUT_OF_SCOPE = {label: _compile(ps) for label, ps in P.OUT_OF_SCOPE.items()}
-_PERSONAL, _PRESENT, _PAST, _GENERAL, _STATISTICS, _RECOVERED, _NOTHING_SAID, _TAKEN_BACK = (
+_PERSONAL, _PRESENT, _PAST, _GENERAL, _STATISTICS, _RECOVERED, _NOTHING_SAID, _TAKEN_BACK, _ANIMAL, _HUMAN = (
     re.compile(p, _F) for p in (P.PERSONAL, P.PRESENT, P.PAST, P.GENERAL, P.STATISTICS, P.RECOVERED, P.NOTHING_SAID,
-                                P.TAKEN_BACK))
+                                P.TAKEN_BACK, P.ANIMAL, P.HUMAN))
 _CHRONIC = re.compile(P.CHRONIC, _F)
 _OVERDOSE_SAID = _compile(P.OVERDOSE_SAID)
 _OVERDOSE = _compile(P.OVERDOSE_TAKEN) + _EMERGENCY["overdose or poisoning"] + _OVERDOSE_SAID
@@ -80,8 +80,12 @@ def _sentence(text: str, hit: re.Match[str]) -> str:
 
 def _denied(text: str, hit: re.Match[str], *, taken_back: bool = False) -> bool:
     """The sign is named to say it is absent: "she hasn't said anything about hurting herself"; with `taken_back`
-    (an emergency sign, never a crisis: "jk" may hide one), also taken back at once: "overdosed on caffeine lol jk"."""
-    return bool(_NOTHING_SAID.search(_sentence(text, hit)) or (taken_back and _TAKEN_BACK.match(text, hit.end())))
+    (an emergency sign, never a crisis: "jk" may hide one), also taken back at once ("overdosed on caffeine lol jk"),
+    or told of an animal right before it, with no person named there ("bakri ko saanp ne kaata")."""
+    if _NOTHING_SAID.search(_sentence(text, hit)):
+        return True
+    before = text[max(0, hit.start() - 30):hit.end()]
+    return taken_back and bool(_TAKEN_BACK.match(text, hit.end()) or (_ANIMAL.search(before) and not _HUMAN.search(before)))
 
 
 def _said_now(pattern_lists: list[list[re.Pattern[str]]], text: str, statistics: bool = False, *,

@@ -797,6 +797,18 @@ RECOVERED = (r"\b(?:now i'?m (?:fine|ok|okay|good|better|well)|(?:been )?clean (
              r"ab (?:[a-z]+ ){0,4}(?:theek|thik|accha|achha) (?:hu|hoon|hun|ho gaya|ho gayi))\b|"
              r"现在(?:已经)?(?:走出来了|好了|没事了|好多了)|(?:هلأ|هلق|دلوقتي|الحين) الحمد ?لله|الحمد ?لله (?:منيح|كويس|بخير)|"
              r"अब (?:\S+ ){0,4}(?:ठीक|अच्छा) (?:हूँ|हूं|हू)")
+# An animal the sign happens to: "bakri ko saanp ne kaata", "mi perro se comió el veneno" (animals are not patients here;
+# a person named beside it, "the dog bit my son", keeps the sign).
+ANIMAL = (r"\b(?:cows?|goats?|dogs?|pupp(?:y|ies)|cats?|kittens?|horses?|sheep|lambs?|pigs?|chickens?|hens?|buffalo|cattle|"
+          r"vache|ch[èe]vre|chien|chat|cheval|brebis|mouton|poule|vaca|chiva|cabra|perr[oa]|gat[oa]|caballo|borrego|oveja|gallina|"
+          r"cachorr[oa]|c[ãa]o|boi|cavalo|galinha|porco|ovelha|bakri|bakra|kutt[ae]|billi|gaay|bhains|ghoda|murgi)\b|"
+          r"羊|狗|猫|牛(?!奶|肉)|马(?!上|桶|路|蜂)|鸡(?!蛋|肉|汤)|猪(?!肉)|كلب|عنزة|جاموسة|بقرة|قطة|حصان|خروف|ماعز|भैंस|गाय|बकरी|कुत्त|बिल्ली|घोड़|मुर्गी")
+HUMAN = (r"\b(?:son|daughter|kids?|child(?:ren)?|baby|husband|wife|mom|mum|mother|dad|father|grand\w+|brother|sister|uncle|aunt|"
+         r"friend|man|woman|boy|girl|neighbou?r|worker|family|everyone|everybody|all of us|both of us|we|us|famille|familia|"
+         r"fam[íi]lia|parivaar|ghar wale|fils|fille|enfant|b[ée]b[ée]|mari|femme|m[èe]re|p[èe]re|fr[èe]re|s[oœ]e?ur|"
+         r"hij[oa]|niñ[oa]|espos[oa]|mam[áa]|pap[áa]|abuel[oa]|herman[oa]|filh[oa]|crian[çc]a|marido|m[ãa]e|pai|av[óô]|irm[ãa]o?|"
+         r"beta|beti|bachch?[ae]|papa|mummy|dadi|dada|bhai|behen|pati|patni)\b|儿子|女儿|孩子|宝宝|老公|老婆|妈|爸|奶奶|爷爷|弟|哥|姐|妹|朋友|同事|工人|老人|我|全家|家人|العيلة|العائلة|कुटुंब|परिवार|"
+         r"ابني|بنتي|جوزي|مراتي|أمي|امي|ابوي|أبوي|أبي|ولدي|बेटा|बेटी|बच्च|पति|पत्नी|मां|पापा")
 # A sign taken back as soon as it is said: "overdosed on caffeine lol jk".
 TAKEN_BACK = (r"\W{0,3}(?:\w+\W+){0,3}?(?:lol\s+)?(?:jk|j/k|just kidding|just joking|kidding)\b"
               r"(?!\W*(?:no|nah|not|but|actually|seriously|for real|fr|honestly)\b)")  # not "jk no really I did"

@@ -391,3 +391,16 @@ def test_the_same_words_when_they_are_for_study_or_a_job_are_not_a_crisis(text: 
 ])
 def test_asking_ahead_and_a_coma_scale_are_not_an_emergency(text: str) -> None:
     assert check_input(text).intervention_type == "none"
+
+
+@pytest.mark.parametrize(("text", "kind"), [
+    ("bakri ko saanp ne kaata, muh sooj gaya par ghaas kha rahi hai", "none"),
+    ("mi perro se comió el veneno para ratas, qué le doy?", "none"),
+    ("羊被蛇咬了，嘴肿得老大", "none"),
+    ("the dog bit my son and he is bleeding a lot", "emergency"),
+    ("bakri chara rahe the tab papa ko saanp ne kaata", "emergency"),
+    ("他马上就晕倒了，叫不醒", "emergency"),  # 马上 is "at once", not a horse
+    ("my calf is swollen, red and hot since the long flight yesterday", "emergency"),
+])
+def test_a_sign_told_of_an_animal_is_not_a_patients(text: str, kind: str) -> None:
+    assert check_input(text).intervention_type == kind
