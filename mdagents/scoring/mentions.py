@@ -121,7 +121,8 @@ def read_mentions(body: str, options: dict[str, str]) -> tuple[str | None, str]:
     sentence: a reply that states no answer commits, if at all, where it opens or where it concludes."""
     closing = body.strip().splitlines()[-1] if body.strip() else ""
     if {v.lower() for v in options.values()} == {"yes", "no", "maybe"} and re.search(
-            r"\byes\b[^.!?]*\bno\b|\bno\b[^.!?]*\byes\b", closing, re.IGNORECASE):
+            r"\b(?:yes|no)\s+(?:for|in|at|when|if|among|with)\b[^.!?]*\b(?:yes|no)\s+(?:for|in|at|when|if|among|with)\b", closing,
+            re.IGNORECASE):
         return AMBIGUOUS, OPTION_TEXT  # "So: yes for long-term outcomes, no for short-term outcomes."
     phrase = body.strip().rstrip(".!")
     if len(phrase.split()) <= 4 and re.fullmatch(r"[\w'’ /-]+", phrase) and not re.search(

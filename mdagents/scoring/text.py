@@ -189,7 +189,7 @@ def clean(text: str) -> str:
                   flags=re.IGNORECASE | re.MULTILINE)
     text = re.sub(r"[✔✓✅☑]\uFE0F?[ \t]*(?:\*\*)?\(?([A-E])\b\)?(?![ \t]*\?)", r"\nAnswer: \1\n", text)  # not "✔ E? No"
     text = re.sub(r"\[\s*([A-E])\s*\](?!\()", r"(\1)", text)  # "[C]" as "(C)" (not a markdown link)
-    text = re.sub(r"(?<![\w'’])['‘\"“]([A-Ea-e])['’\"”](?![\w'’])", r"(\1)", text)  # "Ans. is 'b'" as "(b)"
+    text = re.sub(r"(?<![\w'’])['‘\"“]([A-Ea-e])['’\"”](?![\w'’]|\s*:)", r"(\1)", text)  # "Ans. is 'b'"; not a JSON key
     text = re.sub(r"[✗✘❌]\uFE0F?[ \t]*(?:\*\*)?\(?([A-E])\b\)?", r" \1 is wrong; ", text)
     text = yes_no_in_english(text)
     text = re.sub(r"\\[()\[\]]", " ", text)
