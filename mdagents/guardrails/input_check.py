@@ -78,25 +78,25 @@ def _sentence(text: str, hit: re.Match[str]) -> str:
     return text[start:end]
 
 
-def _denied(text: str, hit: re.Match[str], *, taken_back: bool = False) -> bool:
-    """The sign is named to say it is absent: "she hasn't said anything about hurting herself"; with `taken_back`
-    (an emergency sign, never a crisis: "jk" may hide one), also taken back at once ("overdosed on caffeine lol jk"),
+def _denied(text: str, hit: re.Match[str], *, emergency: bool = False) -> bool:
+    """The sign is named to say it is absent: "she hasn't said anything about hurting herself"; for an `emergency`
+    sign (never a crisis: "jk" may hide one), also taken back at once ("overdosed on caffeine lol jk"),
     or told of an animal right before it, with no person named there ("bakri ko saanp ne kaata")."""
     if _NOTHING_SAID.search(_sentence(text, hit)):
         return True
     before = text[max(0, hit.start() - 30):hit.end()]
-    return taken_back and bool(_TAKEN_BACK.match(text, hit.end()) or (_ANIMAL.search(before) and not _HUMAN.search(before)))
+    return emergency and bool(_TAKEN_BACK.match(text, hit.end()) or (_ANIMAL.search(before) and not _HUMAN.search(before)))
 
 
 def _said_now(pattern_lists: list[list[re.Pattern[str]]], text: str, statistics: bool = False, *,
-              taken_back: bool = False) -> list[str | None]:
+              emergency: bool = False) -> list[str | None]:
     """For each list of patterns, the first match said of now (or None). Whether the message as a whole
     is said of now is worked out once, and only if something matched."""
     whole: bool | None = None
     found: list[str | None] = []
     for patterns in pattern_lists:
         hit = None
-        for match in (m for p in patterns for m in p.finditer(text) if not _denied(text, m, taken_back=taken_back)):
+        for match in (m for p in patterns for m in p.finditer(text) if not _denied(text, m, emergency=emergency)):
             if whole is None:
                 whole = not _framed(text, statistics)
             if whole or _told_now(text, match, statistics):
@@ -110,11 +110,11 @@ def emergency_signs(text: str) -> list[tuple[str, str]]:
     """(category, matched text) of every emergency sign described as happening now."""
     text = normalise(text)
     labels = [*_EMERGENCY, "emergency sign"]
-    hits = _said_now([*_EMERGENCY.values(), _EMERGENCY_OTHER], text, taken_back=True)
+    hits = _said_now([*_EMERGENCY.values(), _EMERGENCY_OTHER], text, emergency=True)
     found = [(label, hit) for label, hit in zip(labels, hits, strict=True) if hit]
     if found:
         return found
-    taken = next((m.group(0) for p in _OVERDOSE_SAID for m in p.finditer(text) if not _denied(text, m, taken_back=True)), None)
+    taken = next((m.group(0) for p in _OVERDOSE_SAID for m in p.finditer(text) if not _denied(text, m, emergency=True)), None)
     return [("overdose or poisoning", taken)] if taken else []  # ten tablets or more, told in the first person
 
 

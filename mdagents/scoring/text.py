@@ -113,6 +113,7 @@ def _latin_letters(text: str) -> str:
         text = pattern.sub(lambda m, letters=letters: "ABCDE"[letters.index(m.group(1))], text)
     return _ARABIC_LETTER.sub(lambda m: _ARABIC_LETTERS[m.group(1)[0]], text)
 _CIRCLED = {chr(0x1F150 + i): chr(65 + i) for i in range(26)} | {chr(0x1F130 + i): chr(65 + i) for i in range(26)}
+_CIRCLED_NUMBER_TABLE, _CIRCLED_TABLE = str.maketrans(_CIRCLED_NUMBER), str.maketrans(_CIRCLED)  # built once, not per reply
 # A bare "yes"/"no" after a letter is a yes/no option ("A) yes"), not a rating: it needs a separator.
 _POSITIVE_MARK = re.compile(r"[✔✓✅☑]|^\s*(?:[-–—:|]\s*)?(?:correct|right(?:\s+answer)?|best(?:\s+answer)?|most\s+likely|"
                             r"match|verdadeir[ao]|verdader[ao]|vrai|vraie|vero|vera|richtig|wahr|correct[ao]|correcte|corretta|corretto)\b"
@@ -165,8 +166,8 @@ def _json_answer(match: re.Match[str]) -> str:
 
 def clean(text: str) -> str:
     """Plain words: markdown emphasis, headings, LaTeX wrappers and emoji marks removed; a box is a declaration."""
-    text = text.translate(str.maketrans(_CIRCLED_NUMBER))  # before NFKC, which makes "④" a "4"
-    text = _latin_letters(unicodedata.normalize("NFKC", text).translate(str.maketrans(_CIRCLED)))  # full-width Ｂ, 𝐀, 🅑 -> B
+    text = text.translate(_CIRCLED_NUMBER_TABLE)  # before NFKC, which makes "④" a "4"
+    text = _latin_letters(unicodedata.normalize("NFKC", text).translate(_CIRCLED_TABLE))  # full-width Ｂ, 𝐀, 🅑 -> B
     text = re.sub(r"\\(?:text|textbf|mathrm|mathbf|textit)\s*\{([^{}]*)\}", r"\1", text)
     text = re.sub(r"\\boxed\s*\{([^{}]*)\}([ \t]*\([^()\n]{2,80}\))?", r"\nFinal answer: \1\2\n", text)  # "(text)" after it kept
     text = re.sub(r"<(answer|final_answer|final|choice|selected|selection)>\s*([^<]*?)\s*</\1>", r"\nFinal answer: \2\n", text,
