@@ -45,7 +45,8 @@ UNDECIDED = re.compile(
     r"indeciso\s+entre|les\s+deux\s+(?:diagnostics\s+)?(?:restent|sont)\s+d[ée]fendables)\b|犹豫|拿不准|迷って|고민", re.IGNORECASE)
 _TWO_OFFERED = re.compile(  # "either B or A", "B or D", "both A and C", "A/B" (not "neither ... nor")
     r"(?<!neither )(?:\b(?:either|both)\s+)?(?:option\s+)?\(?\b([A-E])\b\)?\s*(?:or|/|and/or)\s*(?:option\s+)?"
-    r"\(?\b([A-E])\b\)?(?![\w'’-])|\b(?i:both|between)\s+\(?([A-E])\)?\s+and\s+\(?([A-E])\)?(?![\w'’-])")
+    r"\(?\b([A-E])\b\)?(?![\w'’-])|\b(?i:both|between)\s+\(?([A-E])\)?\s+and\s+\(?([A-E])\)?(?![\w'’-])"
+    r"|(?<![\w'’-])([A-E]),\s*([A-E]),?\s*(?:and|or|&)\s*\(?([A-E])\b\)?(?![\w'’-])")  # "the hepatotoxic drugs are A, B and C"
 _MENTION = re.compile(
     r"\(\s*([A-Za-z])\s*\)|(?<![\w(])([A-Z])\)|\b(?:option|choice|answer|letter)\s+\(?([A-Za-z])\b\)?"
     r"|^\s*([A-Z])[.:)]?\s*(?:[-–—]\s|$|(?=\s+(?:is|would|seems|does|and|or)\b))|(?<![\w'’-])([A-Z])(?=\s*(?:[.!?]\s*$|$))"

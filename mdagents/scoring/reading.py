@@ -110,7 +110,7 @@ def _read(text: str, option_items: tuple[tuple[str, str], ...], truncated: bool)
         return Reading(None, NONE, AMBIGUOUS)  # a tied tally ("B = 2, C = 2") and no decision after it
     if truncated:  # only what was said with conviction before the cut counts
         body = " ".join(s for s in re.split(r"(?<=[.!?])\s+", body) if not _HEDGE.search(s))
-        found = statements(body, options)
+        found = [s for s in statements(body, options) if s.at < len(body)]  # the cut line is not a closing line
     if conditional_letters(body) > 1 or re.search(r"\bit\s+depends\b", body, re.IGNORECASE):
         return Reading(None, DECLARATION, AMBIGUOUS)
     said = _decide(found, body, options)

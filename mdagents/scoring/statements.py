@@ -27,7 +27,7 @@ AMBIGUOUS, CONFLICT, REFUSED, UNREAD = "ambiguous", "conflict", "refused", "none
 CONTRACT, STRONG, WEAK = "contract", "strong", "weak"  # statement kinds, the most binding first
 
 _LINE = re.compile(r"^[ \t]*(?:(?:final|revised|updated|corrected|new)\s+)?(?:(?:correct|best)\s+)?(?:answer|ans|"
-                   + FOREIGN_ANSWER + r")[ \t]*(?:is[ \t]*)?[:：=][ \t]*(?P<value>.*)$", re.IGNORECASE | re.MULTILINE)
+                   + FOREIGN_ANSWER + r")[ \t]*(?:is[ \t]*)?(?:[:：=]|[-–—](?=[ \t]))[ \t]*(?P<value>.*)$", re.IGNORECASE | re.MULTILINE)
 _STRONG = [
     r"(?:final|correct|best|better|right|true|preferred|agreed|most\s+(?:likely|appropriate|accurate|correct))\s+"
     r"(?:answer|option|choice|response|selection|call|pick|move|diagnos[ie]s)s?",
@@ -90,7 +90,7 @@ _LETTER_FIRST = re.compile(
     r"|(?<!not\s)\bnot\s+\(?[A-E]\)?,?\s+but\s+\(?([A-E])\)?(?![\w'’-])", re.MULTILINE)
 # A letter standing as a value: "(C)", "[C]", "option C", "C." and a lower-case one only when it stands alone.
 _LETTER = re.compile(r"\s*(?:(?i:option|choice|letter|letra|opci[oó]n|op[cç][aã]o|alternativa|विकल्प|选项|الخيار)\s*)?"
-                     r"(?:[(\[]\s*(?P<b>[A-Za-z])\s*[)\]]|(?P<u>[A-Z])(?![A-Za-z0-9_’]|'\w|-\w)|(?P<l>[a-z])(?=\s*(?:[).:;,!?]|$|\s+[-–—]|"
+                     r"(?:[(\[]\s*(?P<b>[A-Za-z])\s*[)\]]|(?P<u>[A-Z])(?![A-Za-z0-9_’]|'\w|-\w)|(?P<l>[a-z])(?=\s*(?:[).:;,!?]|$|\s+[-–—]|[ \t]*\n|[ \t]+\([^()\n]{2,60}\)|"
                      r"\s+(?:because|since|as|given|due)\b)))")
 _ANOTHER = re.compile(r"\s*(?:,|/|&|\+|\(?\s*\bor\b|\band\b|\band/or\b|\bvs\.?|\bversus\b|\.\s*or\b|\b(?:o|ou|y|et|e|und|oder|hoặc|và|lub|albo|veya|ya\s+da|ve|или|и|atau|dan|ή|και)\b|、|，|或者?|和|及|と|または|"
                       r"หรือ|และ|또는|혹은|و|أو|या|और)\s*(?:then\s+|option\s+|choice\s+|"
@@ -114,7 +114,7 @@ _EDGE = re.compile(r"^\s*(?:=+>|-+>|»)?\s*(?:(?:so|thus|hence|therefore|overall
                    r"\s*$|\s*(?:,|&|/|\band\b|\bor\b)|(?=\s+(?:rather\s+than|over|not|instead\s+of|is\s+(?:the\s+)?(?:answer|"
                    r"correct|right|best))\b)))", re.IGNORECASE)
 # An option by its number, standing alone: "3", "2. Furosemide", "number 4 (alcohol)" (options are lettered in order).
-_NUMBERED = re.compile(r"\s*(?P<word>(?i:option|choice|number|no\.)\s*)?#?(?P<n>[1-9])(?=[.)]?[ \t]*(?:$|\n)|[.)][ \t]+\S|[ \t]+\()")
+_NUMBERED = re.compile(r"\s*(?P<word>(?i:option|choice|number|no\.)\s*)?#?(?P<n>[1-9])(?=[.)]?[ \t]*(?:$|\n)|[.),][ \t]+\S|[ \t]+\()")
 _ORDINAL = re.compile(r"\s*(?:the\s+)?(first|second|third|fourth|fifth|last)\s+(?:option|choice|one|answer)\b", re.IGNORECASE)
 _WHICH_IS_LETTER = re.compile(r"\b(?:which|that)\s+(?:is|would\s+be)\s+(?:(?:choice|option|answer|letter)\s+\(?([A-Ea-e])\b"
                                r"|\(?([A-E])\)?(?=\s*(?:[.!,;]|$)))")
@@ -396,7 +396,7 @@ def _edges(body: str, options: dict[str, str]) -> list[Statement]:
     found = []
     quoted = sum(restates(line, options) is not None for line in lines[:len(options) + 2])
     if len(set(OPTION_LIST.findall(body))) < 2 or (restates(lines[0], options) and quoted < 2):
-        said = _edge_value(lines[0], options)
+        said = _edge_value(lines[0], options) or _opening_name(lines[0], options)
         if said is not None:
             found.append(Statement(-1, WEAK, said))
     last = restates(lines[-1], options)
@@ -413,6 +413,22 @@ def _edges(body: str, options: dict[str, str]) -> list[Statement]:
         if said is not None:
             found.append(Statement(len(body), WEAK, said))
     return found
+
+
+def _opening_name(line: str, options: dict[str, str]) -> str | None:
+    """A reply that opens on a bare name of one option, as a sentence of its own, maybe with an aside: "TRALI. Onset
+    within 6 hours ...", "COPD (FEV1/FVC 0.58, ...)", "Crescentic GN (RPGN)." (the aside may be the name)."""
+    if {v.strip().lower() for v in options.values()} <= {"yes", "no", "maybe"}:
+        return None
+    sentence = re.split(r"(?<=[.!])\s+", line.strip(), maxsplit=1)[0]
+    asides = re.findall(r"\(([^()]*)\)", sentence)
+    name = re.sub(r"\s*\([^()]*\)", "", sentence).strip().rstrip(".!")
+    if not (sentence.endswith((".", "!", ")")) or sentence == line.strip()) or not re.fullmatch(r"[\w'’ /-]{2,40}", name) \
+            or len(name.split()) > 4 or re.search(r"_[A-E]\b|\b(?i:and|or|not|no|vs|is|are|with)\b", name):
+        return None
+    meant = {key for part in (name, *(a for a in asides if len(a.split()) <= 4)) if len(m := options_meant(part, options)) == 1
+             for key in m if set(words(part)) <= set(words(options[key])) or re.fullmatch(r"[A-Z][\w-]*[A-Z][\w-]*", part)}
+    return meant.pop() if len(meant) == 1 else None
 
 
 def _closing_phrase(line: str, options: dict[str, str]) -> str | None:

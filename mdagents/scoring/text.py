@@ -49,6 +49,12 @@ _ANSWERED = re.compile(r"^\s*(?:\*\*)?(?:final\s+)?answer\s*(?:\*\*)?\s*[:：]|\
                        re.IGNORECASE | re.MULTILINE)
 
 
+# An instruction-tuned model's own template: the prompt echoed under "### Instruction:" / "### Input:", the reply
+# under "### Response:" on a line of its own.
+_ECHOED_PROMPT = re.compile(r"\A\s*#*[ \t]*(?:Instruction|Input|Question|Response|Assistant|Output)[ \t]*:", re.IGNORECASE)
+_RESPONSE_HEADER = re.compile(r"^[ \t]*#*[ \t]*(?:Response|Assistant|Output)[ \t]*:[ \t]*(?:\n|\Z)", re.IGNORECASE | re.MULTILINE)
+
+
 def own_turn(text: str) -> tuple[str, bool]:
     """The model's own reply, and whether it ended its turn: a turn of another role after an end-of-turn
     token, or the questions a small model invents after its answer, are dropped. A reply that ended its
@@ -58,6 +64,8 @@ def own_turn(text: str) -> tuple[str, bool]:
     if ended:
         other = next((m for m in _TURN_HEADER.finditer(text, end.end()) if m.group(1).lower() not in ("assistant", "model")), None)
         text = text[:other.start()] if other else text
+    header = _RESPONSE_HEADER.search(text) if _ECHOED_PROMPT.match(text) else None
+    text = text[header.end():] if header else text  # "### Instruction: ... ### Response:\nThe answer is B."
     head = _RUNAWAY.split(text, maxsplit=1)[0]
     next_question = _NEXT_QUESTION.search(head)
     if next_question and _ANSWERED.search(head, 0, next_question.start()):
@@ -115,9 +123,11 @@ def _latin_letters(text: str) -> str:
 _CIRCLED = {chr(0x1F150 + i): chr(65 + i) for i in range(26)} | {chr(0x1F130 + i): chr(65 + i) for i in range(26)}
 _CIRCLED_NUMBER_TABLE, _CIRCLED_TABLE = str.maketrans(_CIRCLED_NUMBER), str.maketrans(_CIRCLED)  # built once, not per reply
 # A bare "yes"/"no" after a letter is a yes/no option ("A) yes"), not a rating: it needs a separator.
-_POSITIVE_MARK = re.compile(r"[✔✓✅☑]|^\s*(?:[-–—:|]\s*)?(?:correct|right(?:\s+answer)?|best(?:\s+answer)?|most\s+likely|"
-                            r"match|verdadeir[ao]|verdader[ao]|vrai|vraie|vero|vera|richtig|wahr|correct[ao]|correcte|corretta|corretto)\b"
-                            r"|^\s*[-–—:|]\s*yes\b", re.IGNORECASE)
+# A rating word opens the line after a separator, or stands alone: "(B) Right upper quadrant ultrasound" is an option's text.
+_GOOD = (r"(?:correct|right(?:\s+answer)?|best(?:\s+answer)?|most\s+likely|match|verdadeir[ao]|verdader[ao]|vrai|vraie|vero|vera|"
+         r"richtig|wahr|correct[ao]|correcte|corretta|corretto)\b")
+_POSITIVE_MARK = re.compile(rf"[✔✓✅☑]|^\s*[-–—:|]\s*{_GOOD}|^\s*{_GOOD}(?=\s*(?:[.!,;:)\]|]|[-–—]|$))|^\s*[-–—:|]\s*yes\b",
+                            re.IGNORECASE)
 _NEGATIVE_MARK = re.compile(r"[✗✘❌×]|^\s*(?:[-–—:|]\s*)?(?:incorrect|wrong|unlikely|not|less\s+likely|excluded|fals[ao]|faux|fausse|"
                             r"falsch|errad[ao]|err[óo]ne[ao]|sbagliat[ao]|incorrect[ao]|incorrecte)\b"
                             r"|^\s*[-–—:|]\s*no\b", re.IGNORECASE)

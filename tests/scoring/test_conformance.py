@@ -108,6 +108,9 @@ FINAL_FORMS: list[tuple[str, Form, bool]] = [
     ("panel-stands-by", lambda L, T: f"Expert 2, with respect, I disagree. I stand by {L}.", False),
     ("coordinator-adopts", lambda L, T: f"Both teams' reports were weighed; the coordinator therefore adopts {L}.", False),
     ("typed-so-letter", lambda L, T: f"classic findings, so {L}. (other options don't fit lol)", False),
+    ("ans-dash-lower", lambda L, T: f"Ans- {L.lower()}", True),
+    ("answer-option-number", lambda L, T: f"The correct answer is option {'ABCDE'.index(L) + 1}, {T.lower()}.", False),
+    ("alpaca-response", lambda L, T: f"### Response:\n{L}. {T}", False),
 ]
 
 

@@ -185,6 +185,12 @@ CORPORA = [HERE / "replies.jsonl", HERE / "replies_second.jsonl", HERE / "replie
 # mis-grades: a letter in quotes ('d') not read and the text after "i.e." read instead, "Answer is option 2 (9%)" where the
 # options are numbers, "Many students pick pubarche (B), but ..." read as the reply's own pick, and "yes for long-term
 # outcomes, no for short-term outcomes" read as yes.
+# `replies_thirtythird` (250, a thirty-third author: medical fine-tunes and older instruction-tuned models, such as
+# Meditron, BioMistral, PMC-LLaMA, MedAlpaca, OpenBioLLM and Vicuna) was first measured after that: 90.8% exact, 3 silent
+# mis-grades: "The correct answer is option 3, sertraline." where sertraline is A (read as A), a reply cut by the token
+# limit in the middle of "(B) Right upper quadrant ultrasound" (the option's "Right" read as a rating), and "So the
+# hepatotoxic drugs are A, B and C." read as C. Its misses: "Ans- b", an Alpaca template echoed before "### Response:", a
+# reply opening on an abbreviation ("TRALI.", "COPD (...)", "Crescentic GN (RPGN)."), brand names and paraphrases.
 KNOWLEDGE_ONLY = {("replies_twelfth.jsonl", "m0291"),  # a conflict that takes medical knowledge to see
                   ("replies_twentyeighth.jsonl", "y0127")}  # a conflict that takes a translation to see (Hindi text)
 # Silent mis-grades not yet read, each listed with why: the grader gives a letter where the author recorded another or none.
@@ -209,7 +215,8 @@ FLOORS = {"replies.jsonl": 0.99, "replies_second.jsonl": 0.99, "replies_third.js
           "replies_twentyfourth.jsonl": 0.85, "replies_twentyfifth.jsonl": 0.98,
           "replies_twentysixth.jsonl": 0.97, "replies_twentyseventh.jsonl": 0.90,
           "replies_twentyeighth.jsonl": 0.95, "replies_twentyninth.jsonl": 0.94, "replies_thirtieth.jsonl": 0.97,
-          "replies_thirtyfirst.jsonl": 0.98, "replies_thirtysecond.jsonl": 0.96}
+          "replies_thirtyfirst.jsonl": 0.98, "replies_thirtysecond.jsonl": 0.96,
+          "replies_thirtythird.jsonl": 0.95}
 REASON_FLOOR = 0.88  # share of labelled no-answers given the labelled reason (authors differ at the edges)
 
 
