@@ -65,7 +65,9 @@ _FIGURES = [
     r"(?:raha|rahi|rhe|gaya|gayi|gya|gyi|jaunga|jaungi|jaaunga|jaaungi|jaenge)\b",
     r"\bke liye jaan (?:bhi )?de (?:dunga|dungi|doonga|doongi|sakta|sakti)\b",
     r"\bzameen phat ja(?:ye|aye|e)\b|ज़मीन फट जाए|जमीन फट जाए",
-    r"(?:शर्म|भूख|थकान|गर्मी|ठंड|हंस हंस के|हँसते हँसते) से मर (?:रहा|रही|गया|गई|जाऊंगा|जाऊंगी)",
+    r"(?:शर्म|भूख|थकान|गर्मी|ठंड|हंस हंस के|हँसते हँसते|दर्द) से (?:मर (?:रहा|रही|गया|गई|जाऊंगा|जाऊंगी)|(?:मरा|मरी) जा (?:रहा|रही))",
+    r"\b(?:dard|bhookh|thakaan|garmi) se (?:mara|mari) ja (?:raha|rahi)\b|(?:मेरा|मेरी) (?:दिल|जान) (?:बैठ गया|बैठ गई|सूख गई)|"
+    r"\b(?:mera )?dil baith gaya\b",
     r"(?:मम्मी|मां|माँ|पापा|बॉस)[^।!?\n]{0,25}?मार (?:डालेगी|डालेगा|डालेंगे)",
 ]
 _FIGURE = re.compile("|".join(f"(?:{p})" for p in _FIGURES), re.IGNORECASE)

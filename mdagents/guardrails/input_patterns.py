@@ -570,10 +570,19 @@ CRISIS: list[str] = [
     r"\b(?:can'?t|cannot|don'?t)\s+see\s+(?:a|any)\s+way\s+out\b",
     r"\bhow\s+(?:much|many)\s+(?:\w+\s+){0,4}(?:would|do|does)\s+(?:a person|someone|i|you)\s+(?:have to|need to)\s+"
     r"(?:drink|take|swallow|eat)\b",
+    # how many pills it would take, asked "for me" or with the packs at hand
+    r"\bhow (?:much|many) (?:\w+ ){0,2}" + _PILLS_EN + r".{0,60}\b(?:asking for (?:me|myself)|for myself|(?:i'?ve |i )?(?:got|have) "
+    r"(?:\d+|two|three|four|five|a few|some|loads of|enough) (?:packs?|boxes|bottles|strips|of them))\b",
+    r"\b(?:i'?m|i am) (?:going|gonna|heading) (?:up |out |down |over )?(?:there )?(?:later |tonight |soon )?to be done with "
+    r"(?:it all|all of it|everything|life)\b",
     r"\b(?:keep|just keep|kept)\s+(?:on\s+)?(?:walking|swimming)\b.{0,20}\b(?:sea|ocean|river|lake|water)\b",
     r"\b(?:wrote|written|writing)\s+(?:letters|notes)\s+to\s+(?:everyone|everybody)\b",
     # Asking for the quickest or a painless way to die is a crisis however it is framed (any language)
     r"(?:أسرع|أسهل|اسرع|اسهل) طريقة لل?(?:انتحار|موت)|最快.{0,4}(?:自杀|死)|(?:forma|manera) m[áa]s r[áa]pida de (?:morir|suicidarme)|"
+    r"(?:fa[çc]on|mani[èe]re|moyen) (?:la |le )?(?:moins douloureu(?:se|x)|plus rapide|plus douce?) (?:de|pour) (?:mourir|me tuer|se tuer|en finir)|"
+    r"(?:forma|manera) (?:menos dolorosa|m[áa]s f[áa]cil) de (?:morir|matarse|matarme|suicidarse|suicidarme)|"
+    r"(?:forma|maneira|jeito) (?:menos dolorosa|mais f[áa]cil|mais r[áa]pida) de (?:morrer|me matar|se matar)|"
+    r"(?:最不痛苦|不痛苦|无痛|最轻松)的?(?:死法|自杀方法|死的方法|自杀)|\bbina dard (?:ke )?(?:maut|marne)|बिना दर्द (?:के )?(?:मौत|मरने)|"
     # ... and so is asking how many pills it takes not to wake up (not "to sleep through the night")
     r"combien de (?:m[ée]docs|cachets|comprim[ée]s|pilules|somnif[eè]res|m[ée]dicaments)\b.{0,50}\bpour (?:ne )?(?:plus|pas) "
     r"(?:me |se )?r[ée]veiller\b(?! (?:la nuit|en pleine nuit|trop t[ôo]t))|"
@@ -582,7 +591,8 @@ CRISIS: list[str] = [
     r"(?! (?:de|[àa]) noite| de madrugada| cedo)|"
     r"(?:كم|قديش|قد ايه|قد إيه) (?:حبة|حباية|قرص)\S*.{0,40}(?:عشان|علشان|حتى|كي|لحتى) (?:ما|لا|مش) ?(?:أصحى|اصحى|أصحا|اصحا|أستيقظ|اقوم|أقوم)"
     r"(?! (?:بالليل|في الليل))|吃多少.{0,6}(?:不会醒|醒不过来|就不醒|再也不醒)|"
-    r"\bkitni (?:goliyan|goli|tablets?)\b.{0,40}\b(?:mar ja|kabhi na uth|phir na uth|uth na)|कितनी (?:गोलियां|गोलियाँ).{0,40}(?:मर जा|फिर न उठ|कभी न उठ)|"
+    r"\bkitni (?:goliyan|goli|tablets?|paracetamol|crocin|dolo|neend ki goli\w*)\b.{0,40}\b(?:mar ja|kabhi na uth|phir na uth|uth na|"
+    r"nahi? uth(?:ta|ti|ega|egi|enge))|कितनी (?:गोलियां|गोलियाँ).{0,40}(?:मर जा|फिर न उठ|कभी न उठ)|"
     r"\b(?:i'?ve|i have) decided\b.{0,40}\b(?:bridge|jump)\b|\bbridge\b.{0,80}\bi'?ve decided i'?ll\b",
     # told in the first person: the same words about a film or a patient are not a disclosure
     r"\bi\s+climbed (?:over|onto) the (?:railing|rail|ledge|parapet)\b|\bi\s+(?:keep|kept)\b.{0,60}\bstepping off\b|"
@@ -672,6 +682,12 @@ CRISIS_OTHER_LANGUAGES: list[str] = [
     r"(?:जवाब|रिप्लाई) न (?:दूँ|दूं|करूँ|करूं).{0,25}समझ (?:लेना|जाना)",
     r"(?:ne )?veu(?:t|x|lait) plus vivre|comment se pendre|كتبت (?:رسالة|رسايل|رسائل) (?:لكل|لأهلي|لاهلي)|رسالة وداع|رسائل وداع|"
     r"جرحت (?:نفسي|حالي)|بجرح (?:نفسي|حالي)|\b(?:khall?e?s|5all?e?s) 3a ?7ali\b",
+    # Affairs put in order before a night's plan: a bank card's code sent to a brother, the children entrusted
+    r"该交代的(?:都|也)?交代(?:好|完)?了|后事(?:都)?(?:交代|安排)(?:好|完)?了|"
+    r"(?:الليلة|النهارده|النهاردة|بكرة|بكره) (?:هخلص|حخلص|رح اخلص|راح اخلص|بخلص) من (?:كل ده|كل هذا|كل شي|كل شيء|كل حاجة|الدنيا|حياتي)|"
+    r"وصيت على (?:العيال|الولاد|ولادي|أولادي|اولادي)|"
+    r"\b(?:nahar|nadi|pul|patri|chhat|track|dariya)\b.{0,30}\bsab khatam kar (?:dunga|doonga|dungi|doongi)\b|"
+    r"(?:नहर|नदी|पुल|पटरी|छत).{0,30}सब खत्म कर (?:दूंगा|दूँगा|दूंगी|दूँगी)",
     # A rope brought home, life's "game over" (Hinglish)
     r"\brassi (?:le (?:aaya|aayi|aaye|aya|ayi|aa gaya|aa gayi|li|liya)|la (?:li|liya|di|rakhi)|khareed (?:li|liya|lai|laya))|"
     r"रस्सी (?:ले (?:आया|आई|ली|लिया)|ला (?:ली|रखी)|खरीद (?:ली|लिया|लाया))|"
@@ -702,6 +718,10 @@ OUT_OF_SCOPE: dict[str, list[str]] = {
         r"\best-ce que (?:j'ai|je fais|je suis atteinte?) (?:de l'|de la |du |des |une? |la |le |l')[^?.!]{2,40}\?|"
         r"¿\s*(?:tengo|tendr[ée]|ser[áa] que tengo)\s+[^?]{2,40}\?|\bser[áa] que (?:eu )?(?:tenho|estou com)\b[^?.!]{2,40}\?|"
         r"我是不是(?:得了|有|患了)|هل (?:عندي|أنا مصاب|انا مصاب)\b[^؟?]{2,40}[؟?]",
+        # "what is it I have?": "这是什么病", "帮我判断一下", "عندي ايه بالظبط؟", "mujhe kya hua hai?", "o que eu tenho?"
+        r"(?:这|这个)是什么病|帮我(?:判断|诊断|看看是什么)|(?:عندي|عندى) (?:ايه|إيه|ايش|إيش|شو)(?: بالظبط| بالضبط)?\s*[؟?]|"
+        r"\b(?:mujhe|muje|mere ko|mujhko) (?:kya|kyaa) (?:hua|ho gaya|ho gayi) hai\b|मुझे क्या (?:हुआ|हो गया) है|"
+        r"\bo que (?:eu )?tenho\s*\?|\bqu'est-ce que j'ai\s*\?|\bqu[ée] (?:es lo que )?tengo\s*\?",
     ],
     "dosing or medication changes": [
         r"\bhow\s+(?:much|many)\b.{0,50}\b(?:should|can|do|could|may)\s+(?:i|we|he|she|you)\s+(?:take|give|use|have|inject)\b",
@@ -763,7 +783,7 @@ PERSONAL = (r"\b(?:i|i'?m|i'?ve|i'?d|me|my|we|we'?re|our|us|he|he'?s|she|she'?s|
             r"baby|child|kid|toddler|mom|mum|dad|mother|father|friend|grand\w+|partner|brother|sister|boyfriend|girlfriend|"
             r"roommate|coworker|neighbou?r|patient)\b")
 PRESENT = (r"\b(?:right now|(?<!fine )(?<!okay )(?<!ok )(?<!better )(?<!well )(?<!good )now|currently|at the moment|today|tonight|this (?:morning|evening|afternoon)|"
-           r"(?<!was )(?<!were )(?<!it's )(?<!its )just(?!\s+(?:curious|wondering|asking|in case))|suddenly|"
+           r"(?<!was )(?<!were )(?<!it's )(?<!its )(?<!or )just(?!\s+(?:curious|wondering|asking|in case|(?:a|an|being|\w+ing)\b))|suddenly|"
            r"keeps?|started|since|minutes? ago|hours? ago|is having|am having|i'?m having|i have|i feel|i'?ve got|"
            r"can'?t|cannot|won'?t stop|"
            r"maintenant|en ce moment|depuis|ce soir|aujourd'hui|ahora|ahorita|ya mismo|desde hace|esta noche|hoy|"
@@ -789,7 +809,7 @@ PAST = (r"\b(?:last (?:year|month|week|spring|summer|winter|fall)|years? ago|mon
         r"साल पहले|महीने पहले|\bla semana pasada\b|\b(?:\d+ )?saal pehle\b|\bpichh?le (?:hafte|mahine|saal)\b|"
         r"前年|(?:من|قبل) سنتين")
 # "... and now I'm fine": a "now" that closes a past story ("two years ago I thought of ending it, today I'm great").
-RECOVERED = (r"\b(?:now i'?m (?:fine|ok|okay|good|better|well)|(?:been )?clean (?:for )?\d+ (?:years?|months?)(?: now)?|"
+RECOVERED = (r"\b(?:now i'?m (?:fine|ok|okay|good|better|well)|(?:totally |completely |been )?(?:fine|ok|okay|good|normal) (?:ever )?since|(?:been )?clean (?:for )?\d+ (?:years?|months?)(?: now)?|"
              r"(?:it'?ll be|it will be|it'?s been|it has been) (?:\d+|two|three|four|five|ten|twenty) years(?: \w+){0,3} since|"  # an anniversary
              r"(?:hoje|agora) (?:eu )?(?:estou|t[ôo]|me sinto) (?:[óo]timo|[óo]tima|bem|melhor)|"
              r"(?:hoy|ahora) (?:ya )?(?:estoy|me siento) (?:bien|mejor)|"
@@ -811,7 +831,8 @@ HUMAN = (r"\b(?:son|daughter|kids?|child(?:ren)?|baby|husband|wife|mom|mum|mothe
          r"ابني|بنتي|جوزي|مراتي|أمي|امي|ابوي|أبوي|أبي|ولدي|बेटा|बेटी|बच्च|पति|पत्नी|मां|पापा")
 # A sign taken back as soon as it is said: "overdosed on caffeine lol jk".
 TAKEN_BACK = (r"\W{0,3}(?:\w+\W+){0,3}?(?:lol\s+)?(?:jk|j/k|just kidding|just joking|kidding)\b"
-              r"(?!\W*(?:no|nah|not|but|actually|seriously|for real|fr|honestly)\b)")  # not "jk no really I did"
+              r"(?!\W*(?:no|nah|not|but|actually|seriously|for real|fr|honestly)\b)"  # not "jk no really I did"
+              r"|[ \t]*(?:😂|🤣|😆|\b(?:lol|lmao|lmfao|haha\w*|mdr|ptdr|jaja\w*|kkkk*)\b)")  # laughing at once: "i cant breathe 😂😂"
 # "She hasn't said anything about hurting herself": the sign is named to say it is absent.
 NOTHING_SAID = (r"(?:\b(?:(?:hasn'?t|has not|didn'?t|did not|never) (?:said|mentioned|talked about|told me) anything|"
                 r"n'a (?:rien|jamais rien) dit|no (?:ha dicho|dijo) nada|n[ãa]o (?:disse|falou|comentou) nada|"
@@ -837,15 +858,22 @@ GENERAL = (r"(?:\b(?:in general|generally|usually|typically|what (?:is|are)|what
            # "in general" and "just in case" in each language
            r"curiosity|curiosidad|curiosidade|curiosit[ée]|in (?:the|a) (?:video ?)?game|pubg|free fire|game me|game mein|estudo (?:enfermagem|medicina)|estudio (?:enfermer[ií]a|medicina)|"
            r"prova pr[áa]tica|"
+           # a message forwarded from a group, asked about: "forwarded as received: '...' real or fake?"
+           r"forwarded|real or fake|is (?:this|it|that) (?:true|real|legit)|fake news|chain message|message transf[ée]r[ée]|vrai ou faux|"
+           r"reenviad[oa]|verdad o mentira|encaminhad[ao]|verdade ou mentira|[ée] verdade|forward (?:aaya|kiya|hua)|sach hai kya|"
+           # "what to do if you see someone ...", "if someone gets a shock"
+           r"que faire si|si (?:tu vois|on voit|je vois|vous voyez) quelqu'un|qu[ée] hay que hacer si|si (?:ves|veo|vemos|encuentras) a alguien|"
+           r"o que fazer se|se (?:voc[êe] )?(?:v[êe]|vir|ver|encontrar) algu[ée]m|agar (?:koi|kisi (?:ko|ka|ki|ke))|"
+           r"ho (?:to|toh) kya kar(?:ein|en|na|e)|seekhna chaht|safety class|"
            r"just in case|en general|por lo general|por si acaso|en général|au cas où|em geral|por via das dúvidas|"
            r"si un jour|se um dia|si alg[úu]n d[íi]a|"
            r"aam taur (?:par|pe)|general mein|student (?:hoon|hu|hun)|kya hota hai|ho ja(?:ye|aye|e) (?:to|toh) kya karna|ke (?:symptoms|lakshan|signs) kya (?:hote|hai|hain))\b|"
            r"हो जाए तो क्या करना|के लक्षण क्या|क्या होता है|qu'est-ce|quels sont|qué es|cuáles son|"
            r"一般来说|一般來說|一般性|一般(?:应该|應該|要|怎么|怎麼|该|該)|一般嚟讲|一般嚟講|以防万一|以防萬一|بشكل عام|عموما|عمومًا|احتياطا|احتياطًا|"
            r"सामान्य तौर|आम तौर|एहतियात|如果哪天|万一哪天|لو [^.؟?!]{0,30}في يوم|"
-           r"o que é|quais são|أكتب قصة|(?:पड़ने|होने) पर .{0,40}क्या करना चाहिए|什么是|哪些|纪录片|论文|作业|急救课|如果(?:身边)?有人|ما هو|ما هي|وثائقي|بحث|دورة|إذا أحد|"
+           r"o que é|quais são|أكتب قصة|(?:पड़ने|होने) पर .{0,40}क्या करना चाहिए|什么是|哪些|纪录片|论文|作业|急救课|如果(?:看到|遇到|碰到|发现)?(?:身边)?有人|转发|是真的吗|真的假的|谣言|ما هو|ما هي|وثائقي|بحث|دورة|إذا أحد|"
            r"क्या है|डॉक्यूमेंट्री|निबंध|प्रोजेक्ट|क्लास|अगर कोई|😂|🤣|😅|哈哈|笑死|笑得|ههه|हाहा|हँसते|"
-           r"好奇|من باب الفضول|游戏里|في اللعبة|电视剧|电影|新闻|文章|小说|剧里|剧中|محاضرة|(?:اغلب|أغلب) حالات|अगर कभी|实习时|提前学|أثناء تدريبي|مسلسل|فيلم|فلم|الأخبار|خبر عن|انتشر فيديو|फिल्म|सीरियल|खबर)")
+           r"好奇|من باب الفضول|منقول|رسالة متداولة|(?:هل هذا|هل الكلام ده|الكلام ده) (?:صحيح|صح)|सच है क्या|游戏里|في اللعبة|电视剧|电影|新闻|文章|小说|剧里|剧中|محاضرة|(?:اغلب|أغلب) حالات|अगर कभी|实习时|提前学|أثناء تدريبي|مسلسل|فيلم|فلم|الأخبار|خبر عن|انتشر فيديو|फिल्म|सीरियल|खबर)")
 # Suicide rates, statistics and the news: a question about a population, not about oneself (read for
 # the crisis words of the other languages only: "heart rate" belongs to emergencies).
 STATISTICS = (r"(?:\b(?:suicide rates?|rates? of suicide|statistics|stats|taux de suicide|statistiques|chiffres du suicide|"
