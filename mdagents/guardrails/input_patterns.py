@@ -832,7 +832,8 @@ HUMAN = (r"\b(?:son|daughter|kids?|child(?:ren)?|baby|husband|wife|mom|mum|mothe
 # A sign taken back as soon as it is said: "overdosed on caffeine lol jk".
 TAKEN_BACK = (r"\W{0,3}(?:\w+\W+){0,3}?(?:lol\s+)?(?:jk|j/k|just kidding|just joking|kidding)\b"
               r"(?!\W*(?:no|nah|not|but|actually|seriously|for real|fr|honestly)\b)"  # not "jk no really I did"
-              r"|[ \t]*(?:😂|🤣|😆|\b(?:lol|lmao|lmfao|haha\w*|mdr|ptdr|jaja\w*|kkkk*)\b)")  # laughing at once: "i cant breathe 😂😂"
+              r"|[ \t]*(?:😂|🤣|😆|\b(?:lol|lmao|lmfao|haha\w*|mdr|ptdr|jaja\w*|kkkk*)\b)"  # laughing at once: "i cant breathe 😂😂"
+              r"(?![^.!?\n]{0,20}\b(?:no really|for real|seriously|actually|not kidding|not joking|honestly)\b)")
 # "She hasn't said anything about hurting herself": the sign is named to say it is absent.
 NOTHING_SAID = (r"(?:\b(?:(?:hasn'?t|has not|didn'?t|did not|never) (?:said|mentioned|talked about|told me) anything|"
                 r"n'a (?:rien|jamais rien) dit|no (?:ha dicho|dijo) nada|n[ãa]o (?:disse|falou|comentou) nada|"

@@ -396,7 +396,7 @@ def _edges(body: str, options: dict[str, str]) -> list[Statement]:
     found = []
     quoted = sum(restates(line, options) is not None for line in lines[:len(options) + 2])
     if len(set(OPTION_LIST.findall(body))) < 2 or (restates(lines[0], options) and quoted < 2):
-        said = _edge_value(lines[0], options) or _opening_name(lines[0], options)
+        said = _edge_value(lines[0], options) or _opening_name(lines[0], options, alone=len(lines) == 1)
         if said is not None:
             found.append(Statement(-1, WEAK, said))
     last = restates(lines[-1], options)
@@ -415,13 +415,16 @@ def _edges(body: str, options: dict[str, str]) -> list[Statement]:
     return found
 
 
-def _opening_name(line: str, options: dict[str, str]) -> str | None:
+def _opening_name(line: str, options: dict[str, str], *, alone: bool) -> str | None:
     """A reply that opens on a bare name of one option, as a sentence of its own, maybe with an aside: "TRALI. Onset
-    within 6 hours ...", "COPD (FEV1/FVC 0.58, ...)", "Crescentic GN (RPGN)." (the aside may be the name)."""
+    within 6 hours ...", "COPD (FEV1/FVC 0.58, ...)", "Crescentic GN (RPGN)." (the aside may be the name). A reply
+    that is only a name, `alone`, is the option-text step's."""
     if {v.strip().lower() for v in options.values()} <= {"yes", "no", "maybe"}:
         return None
     sentence = re.split(r"(?<=[.!])\s+", line.strip(), maxsplit=1)[0]
     asides = re.findall(r"\(([^()]*)\)", sentence)
+    if alone and sentence == line.strip() and not asides:
+        return None
     name = re.sub(r"\s*\([^()]*\)", "", sentence).strip().rstrip(".!")
     if not (sentence.endswith((".", "!", ")")) or sentence == line.strip()) or not re.fullmatch(r"[\w'’ /-]{2,40}", name) \
             or len(name.split()) > 4 or re.search(r"_[A-E]\b|\b(?i:and|or|not|no|vs|is|are|with)\b", name):
