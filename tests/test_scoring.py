@@ -455,3 +455,13 @@ def test_indian_exam_answers_and_split_yes_no(reply: str, options: dict[str, str
                                               reason: str | None) -> None:
     reading = read_answer(reply, options)
     assert (reading.letter, reading.reason) == (expected, reason)
+
+
+def test_the_replys_own_odds_or_ranking_are_weighed_against_its_answer() -> None:
+    options = {"A": "Carbamazepine", "B": "Valproate", "C": "Ethosuximide", "D": "Phenytoin"}
+    odds = "P(A)=0.02  P(B)=0.25  P(C)=0.70  P(D)=0.03\n\n"
+    assert read_answer(odds + "Answer: (C) Ethosuximide", options).letter == "C"
+    assert read_answer(odds + "Answer: (B) Valproate", options).reason == "conflict"
+    assert read_answer("Ranking: C > B > A > D\n\nAnswer: B", options).reason == "conflict"
+    assert read_answer("A: 5%\nB: 10%\nC: 80%\nD: 5%\n\nEthosuximide is first line.", options).letter == "C"
+    assert read_answer("A: 10%, B: 40%, C: 40%, D: 10%", options).reason == "ambiguous"

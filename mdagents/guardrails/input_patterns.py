@@ -22,10 +22,11 @@ EMERGENCY: dict[str, list[str]] = {
         r"\b(?:sitting|elephant|band)\b.{0,30}\bchest\b",
         r"\b(?:having|had just had|is having|am having)\s+(?:a\s+)?heart attack\b",
         r"\bthink\b.{0,30}\bheart attack\b",
+        r"\b(?:holding|clutching|grabbing|gripping)\s+(?:his|her|my|their)\s+chest\b|\bleft arm\b.{0,20}\b(?:heavy|numb|dead|tingl\w*)",
     ],
     "trouble breathing": [
         _NOT + r"\s+(?:\w+\s+){0,2}(?:breathe|breath|breathing|catch\s+" + r"(?:my|his|her|their)\s+breath)",
-        r"\b(?:trouble|difficulty|struggling|hard time|hard|problems?)\s+(?:to\s+)?breath\w*",
+        r"\b(?:trouble|difficulty|struggling|hard time|hard|problems?)\s+(?:to\s+)?(?:catch\s+(?:my|his|her|their)\s+)?breath\w*",
         r"\bshort(?:ness)?\s+of\s+breath\b",
         r"\b(?:gasping|choking)\b",
         r"\blips?\b.{0,20}\b(?:blue|bluish|blue-ish|purple|grey|gray|greyish)\b|"
@@ -133,6 +134,9 @@ EMERGENCY: dict[str, list[str]] = {
         r"\b(?:bleeding|blood)\s+(?:is\s+)?(?:really\s+|very\s+|so\s+)?(?:heavy|heavily|everywhere|a lot|loads|gushing|"
         r"spurting|pouring)\b|\bsoaking\s+(?:through\s+)?(?:a\s+|the\s+|my\s+)?(?:pads?|towels?)\b",
         r"\b(?:vomit\w*|throwing up|threw up|coughing up|cough\w* up)\s+blood\b",
+        # a broken bone out of shape: "my forearm is bent at a weird angle"
+        r"\b(?:arm|forearm|leg|ankle|wrist|bone|shin|elbow|knee)\b.{0,15}\b(?:bent|twisted|pointing)\b.{0,15}"
+        r"\b(?:weird|wrong|funny|strange|odd|unnatural)\s+(?:angle|way|direction)\b|\bbone\s+(?:is\s+)?(?:sticking|poking)\s+out\b",
         r"\b(?:car|motorcycle|bike|traffic)\s+(?:crash|accident|collision)\b",
         r"\bhit\s+(?:my|his|her|their)\s+head\b",
         r"\bbone\b.{0,20}\b(?:sticking out|showing|through)\b|\bbent the wrong way\b",
@@ -189,11 +193,18 @@ EMERGENCY_OTHER: list[str] = [
     r"douleur\w*.{0,25}(?:poitrine|thoracique)", r"(?:n'arrive pas|ne peux pas|ne peut pas|du mal) à respirer",
     r"visage.{0,20}(?:tombe|affaiss|paralys)", r"(?:perdu connaissance|évanoui|inconscient)", r"saigne\w* beaucoup",
     # es
-    r"dolor.{0,20}(?:de|en el) pecho", r"no (?:puedo|puede) respirar", r"cara.{0,15}ca[íi]da",
+    r"dolor.{0,20}(?:de|en el) pecho", r"no (?:puedo|puede) respirar", r"cara.{0,15}ca[íi]d[ao]",
     r"(?:perdi[óo] el conocimiento|se desmay|inconsciente)", r"sangra\w* mucho",
     # pt
     r"dor.{0,20}(?:no|do) peito", r"falta de ar", r"n[ãa]o consig\w* respirar", r"(?:desmai|perdeu a consci[êe]ncia)",
-    r"rosto.{0,15}ca[íi]do",
+    r"rosto.{0,15}ca[íi]d[ao]", r"n[ãa]o responde (?:quando|mais|a nada)|t[áa] ca[íi]d[oa] no ch[ãa]o",
+    r"(?:tornozelo|bra[çc]o|perna|osso|pulso)\b.{0,15}\bvirad[oa] pr?[oa] lado errado",
+    # ar: the mouth fallen to one side, speech garbled, an arm or half the body that will not move
+    r"(?:تمه|تمها|فمه|فمها|بقه|بقها) (?:مال|معوج|اتعوج)|(?:حكيه|حكيها|كلامه|كلامها) (?:مش مفهوم|مخربط)|"
+    r"ما (?:عم )?(?:يقدر|تقدر) (?:يرفع|ترفع) (?:ايده|إيده|ايدها|إيدها)|ما (?:عم )?(?:يحرك|تحرك) نص جسم",
+    # hi: chest pain, a numb left arm, not conscious, snoring breaths
+    r"\bseene (?:mein|me|mai) (?:bahut |tez |bahut tez |zor ka )?dard\b|\bbaa?ya?n haath\b.{0,15}\b(?:sunn|bhaari|bhari)\b|"
+    r"\bhosh nahi?n? (?:hai|aa raha|aaya)\b|\bkharrate jaisi saans\b",
     # zh (胸外按压 is chest compressions, not chest pressure)
     r"胸(?!外按)(?:口|部)?.{0,4}(?:痛|疼|闷|压)", r"喘不过气|呼吸困难|不能呼吸", r"昏迷(?!评分|指数|量表)|晕倒|失去知觉|叫不醒", r"口齿不清|嘴歪|中风了|(?:一边|半边)(?:脸|嘴)(?:耷拉|歪|垂)|突然说话不清楚?|说话突然不清楚?",
     r"大出血|血流不止",
@@ -573,6 +584,14 @@ CRISIS: list[str] = [
     # how many pills it would take, asked "for me" or with the packs at hand
     r"\bhow (?:much|many) (?:\w+ ){0,2}" + _PILLS_EN + r".{0,60}\b(?:asking for (?:me|myself)|for myself|(?:i'?ve |i )?(?:got|have) "
     r"(?:\d+|two|three|four|five|a few|some|loads of|enough) (?:packs?|boxes|bottles|strips|of them))\b",
+    # the means already got: "I've bought what I need to kill myself", in each language
+    r"\b(?:bought|got|have) (?:what i need|everything i need|the stuff i need) to (?:kill myself|end it|end my life)\b|"
+    r"(?:comprei|peguei|j[áa] tenho) o que (?:eu )?preciso (?:pra|para) me matar|compr[ée] lo que necesito para matarme|"
+    r"(?:achet[ée]|j'ai) ce qu'il (?:me )?faut pour me tuer|(?:جبت|اشتريت|جهزت) (?:الشي|الاشي|اللي).{0,25}(?:أقتل|اقتل) (?:حالي|نفسي|روحي)|"
+    r"\bsuicide\b.{0,120}\bje (?:le fais|vais le faire|passe [àa] l'acte)\b|(?:计划|想|决定|安排)好了怎么(?:死|自杀|结束)|"
+    r"\bmaaf karna\b.{0,40}\baakhri (?:message|msg)\b|\baakhri (?:message|msg) hai\b.{0,80}\bkhatam kar (?:dunga|dungi|doonga)\b|"
+    r"\b(?:tay|tai|decide) kar liya (?:hai )?ki (?:marna|mar jaana) hai\b|\bzeh?e?r le (?:aaya|aayi|aya|ayi) (?:hoon|hun|hu)\b|"
+    r"\bkood jaa?na hai\b|\bkoodna hai\b",
     r"\b(?:i'?m|i am) (?:going|gonna|heading) (?:up |out |down |over )?(?:there )?(?:later |tonight |soon )?to be done with "
     r"(?:it all|all of it|everything|life)\b",
     r"\b(?:keep|just keep|kept)\s+(?:on\s+)?(?:walking|swimming)\b.{0,20}\b(?:sea|ocean|river|lake|water)\b",
@@ -657,7 +676,7 @@ CRISIS_OTHER_LANGUAGES: list[str] = [
     r"me cortar fundo|pra n[ãa]o acordar mais|vou fazer de verdade|me despedi d[aoe]s? (?:minhas|meus|todos)|"
     r"na beirada\b.{0,40}\b(?:hoje|amanh[ãa])|escrevi (?:as )?cartas pr?[ao]",
     r"遗书|割深|割腕|翻过栏杆|攒.{0,6}安眠药|安眠药.{0,3}攒|安眠药.{0,10}全吃|全吃掉|不会再回来了|考试前就走",
-    r"[هاأ]شنق نفسي|جرح حالي|[اأ]جرح نفسي|نقتل راسي|[اأ]قتل روحي|نقتل روحي|بسويها صدق|كتبت جوابات|رسالة وداع|"
+    r"[هاأ]شنق نفسي|[اأ]قتل حالي|جرح حالي|[اأ]جرح نفسي|نقتل راسي|[اأ]قتل روحي|نقتل روحي|بسويها صدق|كتبت جوابات|رسالة وداع|"
     r"وقفت على (?:الطرف|حافة)",
     r"(?:مش|لن)\s*(?:هكون|اكون|أكون|حكون) موجودة?\s*(?:[.،!]|$|بعد|تاني|خلاص)|كتبت وصيتي|(?:اقل|أقل) طريقة (?:وجع|ألم|الم)|"
     r"قررت (?:اني|إني|أني|ان|أن) ?(?:هنط|انط|أنط|انتحر|أنتحر|اموت|أموت|اخلص)|(?:هنط|هرمي نفسي|حرمي نفسي) (?:من|الليلة)|"
@@ -869,10 +888,10 @@ GENERAL = (r"(?:\b(?:in general|generally|usually|typically|what (?:is|are)|what
            r"just in case|en general|por lo general|por si acaso|en général|au cas où|em geral|por via das dúvidas|"
            r"si un jour|se um dia|si alg[úu]n d[íi]a|"
            r"aam taur (?:par|pe)|general mein|student (?:hoon|hu|hun)|kya hota hai|ho ja(?:ye|aye|e) (?:to|toh) kya karna|ke (?:symptoms|lakshan|signs) kya (?:hote|hai|hain))\b|"
-           r"हो जाए तो क्या करना|के लक्षण क्या|क्या होता है|qu'est-ce|quels sont|qué es|cuáles son|"
+           r"हो जाए तो क्या करना|के लक्षण क्या|क्या होता है|\bqu'est-ce|\bquels sont|\bqué es|\bcuáles son|"
            r"一般来说|一般來說|一般性|一般(?:应该|應該|要|怎么|怎麼|该|該)|一般嚟讲|一般嚟講|以防万一|以防萬一|بشكل عام|عموما|عمومًا|احتياطا|احتياطًا|"
            r"सामान्य तौर|आम तौर|एहतियात|如果哪天|万一哪天|لو [^.؟?!]{0,30}في يوم|"
-           r"o que é|quais são|أكتب قصة|(?:पड़ने|होने) पर .{0,40}क्या करना चाहिए|什么是|哪些|纪录片|论文|作业|急救课|如果(?:看到|遇到|碰到|发现)?(?:身边)?有人|转发|是真的吗|真的假的|谣言|ما هو|ما هي|وثائقي|بحث|دورة|إذا أحد|"
+           r"\bo que é|\bquais são|أكتب قصة|(?:पड़ने|होने) पर .{0,40}क्या करना चाहिए|什么是|哪些|纪录片|论文|作业|急救课|如果(?:看到|遇到|碰到|发现)?(?:身边)?有人|转发|是真的吗|真的假的|谣言|ما هو|ما هي|وثائقي|بحث|دورة|إذا أحد|"
            r"क्या है|डॉक्यूमेंट्री|निबंध|प्रोजेक्ट|क्लास|अगर कोई|😂|🤣|😅|哈哈|笑死|笑得|ههه|हाहा|हँसते|"
            r"好奇|من باب الفضول|منقول|رسالة متداولة|(?:هل هذا|هل الكلام ده|الكلام ده) (?:صحيح|صح)|सच है क्या|游戏里|في اللعبة|电视剧|电影|新闻|文章|小说|剧里|剧中|محاضرة|(?:اغلب|أغلب) حالات|अगर कभी|实习时|提前学|أثناء تدريبي|مسلسل|فيلم|فلم|الأخبار|خبر عن|انتشر فيديو|फिल्म|सीरियल|खबर)")
 # Suicide rates, statistics and the news: a question about a population, not about oneself (read for

@@ -26,7 +26,7 @@ _NEGATED_BEFORE = re.compile(
     r"\bexclude[sd]?|\bexcluding|\beliminate[sd]?|\bagainst|\bavoid|\bno\s+role\s+for|\bless\s+likely|\bwithout|"
     r"\bno\s+need\s+for|\bneither|\bnor|\bwhereas|\bbut\s+not|\bvs\.?|\bversus|\bthan)\s+(?:\w+\s+){0,2}$", re.IGNORECASE)
 UNDECIDED = re.compile(
-    r"\b(?:it\s+depends\b|(?:are|is)\s+both\s+(?:equally\s+)?(?:plausible|possible|reasonable|defensible|correct)|"
+    r"\b(?:it\s+depends\b|either\s+[\"“]?(?:yes|no|maybe)[\"”]?\s+or\s+[\"“]?(?:yes|no|maybe)\b|(?:are|is)\s+both\s+(?:equally\s+)?(?:plausible|possible|reasonable|defensible|correct)|"
     r"are\s+(?:essentially\s+|basically\s+|effectively\s+)?tied\b|"
     r"not\s+enough\s+information|(?:cannot|can['’]t|unable\s+to)\s+(?:determine|choose|pick|decide|tell|commit|select)|"
     r"accept\s+either|report(?:ing)?\s+both\s+(?:positions|answers|views|options)|(?:won['’]t|will\s+not)\s+override|(?:would|could)\s+be\s+equally\s+(?:valid|correct|reasonable|acceptable|defensible)|"

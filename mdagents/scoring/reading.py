@@ -26,6 +26,7 @@ from mdagents.scoring.statements import (
     STRONG,
     WEAK,
     Statement,
+    favoured,
     statements,
 )
 from mdagents.scoring.text import (
@@ -91,6 +92,28 @@ def read_answer(text: str | None, options: dict[str, str], *, finish_reason: str
 
 @lru_cache(maxsize=4096)
 def _read(text: str, option_items: tuple[tuple[str, str], ...], truncated: bool) -> Reading:
+    """The stated answer, weighed against the reply's own odds or ranking of the options, if it gives them: a
+    stated answer that is not their favourite is a conflict; a reply that states none commits to their favourite."""
+    reading = _stated(text, option_items, truncated)
+    if reading.reason == TRUNCATED or not _MAY_WEIGH.search(text):
+        return reading
+    options = plain_options(dict(option_items))
+    favourite = favoured(plain(text), options)
+    if favourite is None:
+        return reading
+    if reading.letter is not None:  # a tie at the top leaves the choice to an answer line
+        if favourite == reading.letter or (favourite == AMBIGUOUS and reading.step == CONTRACT):
+            return reading
+        return Reading(None, reading.step, AMBIGUOUS if favourite == AMBIGUOUS else CONFLICT)
+    if reading.step != CONTRACT and reading.reason in (NONE, AMBIGUOUS) and favourite in options:
+        return Reading(favourite, DECLARATION)
+    return reading
+
+
+_MAY_WEIGH = re.compile(r"\d\s*%|\d\s*/\s*10\b|(?<!\d)0?\.\d|>|\brank", re.IGNORECASE)
+
+
+def _stated(text: str, option_items: tuple[tuple[str, str], ...], truncated: bool) -> Reading:
     body = plain(text)
     if not body.strip():
         cut = truncated or (bool(text.strip()) and not after_reasoning(text).strip())

@@ -512,3 +512,30 @@ def _yes_no_opening(first: str, options: dict[str, str]) -> str | None:
     if word is None or word.group(1).lower() not in yes_no:
         return None
     return AMBIGUOUS if re.match(r"\s*(?:or|/|and)\s*(?:yes|no|maybe)\b", first[word.end():], re.I) else yes_no[word.group(1).lower()]
+
+
+# The reply's own odds or scores for each option: "P(C)=0.70", "C: 0.82", "A: 5%", "B — 9/10", "yes 0.55", a JSON
+# object of probabilities, "I estimate C at about 65%"; or its ranking: "Ranking: C > A > D", "1. C" under "ranked".
+_WEIGHT = re.compile(r"(?<![\w(])(?:P\(\s*)?[\"']?(?P<key>[A-E]|yes|no|maybe)[\"']?\s*\)?\s*(?:[:=≈~]|[—–-]|at(?:\s+about)?)?\s*~?\s*"
+                     r"(?P<value>\d{1,3}(?:\.\d+)?\s*%|0?\.\d+|1\.0|\d{1,2}\s*/\s*10)(?![\d.%/])", re.IGNORECASE)
+_RANKING = re.compile(r"\b(?i:rank)\w*[^\n:]*:?\s*(?:\n\s*1[.)]\s*)?\(?([A-E])\)?(?:\s*>|\s*[-–—:]\s)")
+
+
+def favoured(body: str, options: dict[str, str]) -> str | None:
+    """The option the reply's own odds, scores or ranking put first, AMBIGUOUS for a tie at the top, or None when
+    it gives no such figures for at least three options (or for every option, if fewer)."""
+    keys = {key.upper(): key for key in options} | {text.strip().lower(): key for key, text in options.items()
+                                                   if text.strip().lower() in ("yes", "no", "maybe")}
+    weights: dict[str, float] = {}
+    for match in _WEIGHT.finditer(body):
+        key, said = keys.get(match.group("key").upper()) or keys.get(match.group("key").lower()), match.group("value")
+        if key is None or key in weights or (match.group("key").islower() and len(match.group("key")) == 1):
+            continue
+        number = float(re.sub(r"[\s%]|/\s*10", "", said))
+        weights[key] = number / 100 if "%" in said else number / 10 if "/" in said else number
+    if len(weights) >= min(3, len(options)) and max(weights.values()) <= 1:
+        best = max(weights.values())
+        top = [key for key, weight in weights.items() if weight == best]
+        return top[0] if len(top) == 1 else AMBIGUOUS
+    ranked = _RANKING.search(body)
+    return keys.get(ranked.group(1)) if ranked else None

@@ -133,3 +133,26 @@ def test_the_patterns_read_workers_and_forwarded_messages(text: str, kind: str) 
     from mdagents.guardrails.input_check import check_input
 
     assert check_input(text).intervention_type == kind
+
+
+@pytest.mark.parametrize(("text", "kind"), [
+    # plain signs told amid questions about papers and money
+    ("my coworker is clutching his chest and sweating, says his left arm is numb right now. also where do I renew my permit?", "emergency"),
+    ("came up from a deep dive an hour ago and I'm struggling to catch my breath", "emergency"),
+    ("mi tío tiene la cara caído de un lado desde hace un rato y no habla bien", "emergency"),
+    ("meu pai é diabético, tá suando frio e agora não responde quando eu chamo", "emergency"),
+    ("أبوي فجأة تمه مال وحكيه مش مفهوم", "emergency"),
+    ("bhai ke seene mein bahut tez dard hai aur baayan haath sunn ho gaya", "emergency"),
+    ("papa bathroom me gir gaye, hosh nahi hai", "emergency"),
+    # means got, a last message, a plan told calmly
+    ("I've bought what I need to kill myself. Anyway, does the embassy open on Monday?", "mental_health_crisis"),
+    ("já comprei o que preciso pra me matar, vou fazer isso amanhã", "mental_health_crisis"),
+    ("我已经计划好了怎么死。对了，签证延期要什么材料？", "mental_health_crisis"),
+    ("جبت الشي اللي بدي أقتل حالي فيه", "mental_health_crisis"),
+    ("Papa mujhe maaf karna, yeh mera aakhri message hai.", "mental_health_crisis"),
+    ("maine tay kar liya hai ki marna hai, zeher le aaya hoon", "mental_health_crisis"),
+])
+def test_the_patterns_read_signs_told_amid_other_business(text: str, kind: str) -> None:
+    from mdagents.guardrails.input_check import check_input
+
+    assert check_input(text).intervention_type == kind

@@ -191,6 +191,10 @@ CORPORA = [HERE / "replies.jsonl", HERE / "replies_second.jsonl", HERE / "replie
 # limit in the middle of "(B) Right upper quadrant ultrasound" (the option's "Right" read as a rating), and "So the
 # hepatotoxic drugs are A, B and C." read as C. Its misses: "Ans- b", an Alpaca template echoed before "### Response:", a
 # reply opening on an abbreviation ("TRALI.", "COPD (...)", "Crescentic GN (RPGN)."), brand names and paraphrases.
+# `replies_thirtyfourth` (250, a thirty-fourth author: evaluation and calibration setups, with probabilities per option,
+# rankings, scores and self-consistency votes) was first measured after that: 88.4% exact, 11 silent mis-grades, nine of
+# them an answer line that is not the option the reply's own probabilities or ranking put first (a conflict). The reply's
+# odds, scores or ranking are now weighed against its stated answer, and read when it states none.
 KNOWLEDGE_ONLY = {("replies_twelfth.jsonl", "m0291"),  # a conflict that takes medical knowledge to see
                   ("replies_twentyeighth.jsonl", "y0127")}  # a conflict that takes a translation to see (Hindi text)
 # Silent mis-grades not yet read, each listed with why: the grader gives a letter where the author recorded another or none.
@@ -200,6 +204,8 @@ NOT_YET_READ = {
     ("replies_twentyfourth.jsonl", "u0090"),  # names concepts of several options and concludes nothing: one is read
     ("replies_twentyseventh.jsonl", "z0039"),  # a message arguing against options, its last sentence one of them: it is read
     ("replies_twentyseventh.jsonl", "z0127"),  # "Answer: (A)", then "Observation is also good. Observation.": A is read
+    ("replies_thirtyfourth.jsonl", "j0080"),  # odds for two options only ("C at about 65%, B at 20%, the rest split")
+    ("replies_thirtyfourth.jsonl", "j0166"),  # concludes on a paraphrase, then describes another option by name: it is read
 }
 FLOORS = {"replies.jsonl": 0.99, "replies_second.jsonl": 0.99, "replies_third.jsonl": 0.98,
           "replies_blind.jsonl": 0.90, "replies_heldout.jsonl": 0.97, "replies_final.jsonl": 0.98,
@@ -216,7 +222,7 @@ FLOORS = {"replies.jsonl": 0.99, "replies_second.jsonl": 0.99, "replies_third.js
           "replies_twentysixth.jsonl": 0.97, "replies_twentyseventh.jsonl": 0.90,
           "replies_twentyeighth.jsonl": 0.95, "replies_twentyninth.jsonl": 0.94, "replies_thirtieth.jsonl": 0.97,
           "replies_thirtyfirst.jsonl": 0.98, "replies_thirtysecond.jsonl": 0.96,
-          "replies_thirtythird.jsonl": 0.95}
+          "replies_thirtythird.jsonl": 0.95, "replies_thirtyfourth.jsonl": 0.94}
 REASON_FLOOR = 0.88  # share of labelled no-answers given the labelled reason (authors differ at the edges)
 
 
