@@ -859,7 +859,7 @@ NOTHING_SAID = (r"(?:\b(?:(?:hasn'?t|has not|didn'?t|did not|never) (?:said|ment
                 r"kuch nahi (?:kaha|bola)|kuch nahin (?:kaha|bola))\b|"
                 r"没(?:有)?(?:说过|提过|讲过)|(?:ما|مش) (?:حكى|قال|قالت|حكت) (?:شي|اشي|حاجة)|ما قالش|कुछ नहीं (?:कहा|बोला))")
 GENERAL = (r"(?:\b(?:in general|generally|usually|typically|what (?:is|are)|what'?s (?=\w+\??$)|चेतावनी (?:के )?संकेत|what (?:does|do) .{0,40}\bmean|what'?s the difference|what causes|symptoms of|signs of|"
-           r"warning signs|how (?:is|are|do|does|can|long)|why (?:do|does|is|are)|risk (?:of|factors?)|prevent\w*|difference between|"
+           r"warning signs|how (?:is|are|do(?! i\b| we\b)|does|can(?! i\b| we\b)|long)|why (?:do|does|is|are)|risk (?:of|factors?)|prevent\w*|difference between|"
            r"explain|what happens|essay|documentary|if someone|for my (?:class|course|essay|project|exam)|"
            r"hypothetical\w*|someday|some day|if (?:\w+ ){1,3}ever|what (?:do|should) (?:you|we|people) do if|homework|"
            r"screenplay|nursing student|med(?:ical)? student|viva|pathophysiology|safeguarding|"

@@ -137,13 +137,14 @@ def test_the_patterns_read_workers_and_forwarded_messages(text: str, kind: str) 
 
 @pytest.mark.parametrize(("text", "kind"), [
     # plain signs told amid questions about papers and money
-    ("my coworker is clutching his chest and sweating, says his left arm is numb right now. also where do I renew my permit?", "emergency"),
+    ("my coworker is clutching his chest and sweating, says his left arm is numb. also how do I renew my permit?", "emergency"),
     ("came up from a deep dive an hour ago and I'm struggling to catch my breath", "emergency"),
     ("mi tío tiene la cara caído de un lado desde hace un rato y no habla bien", "emergency"),
     ("meu pai é diabético, tá suando frio e agora não responde quando eu chamo", "emergency"),
     ("أبوي فجأة تمه مال وحكيه مش مفهوم", "emergency"),
     ("bhai ke seene mein bahut tez dard hai aur baayan haath sunn ho gaya", "emergency"),
     ("papa bathroom me gir gaye, hosh nahi hai", "emergency"),
+    ("fell off my bike, my wrist is bent at a weird angle. how do I find a clinic around here?", "emergency"),
     # means got, a last message, a plan told calmly
     ("I've bought what I need to kill myself. Anyway, does the embassy open on Monday?", "mental_health_crisis"),
     ("já comprei o que preciso pra me matar, vou fazer isso amanhã", "mental_health_crisis"),
