@@ -94,11 +94,11 @@ def read_answer(text: str | None, options: dict[str, str], *, finish_reason: str
 def _read(text: str, option_items: tuple[tuple[str, str], ...], truncated: bool) -> Reading:
     """The stated answer, weighed against the reply's own odds or ranking of the options, if it gives them: a
     stated answer that is not their favourite is a conflict; a reply that states none commits to their favourite."""
-    reading = _stated(text, option_items, truncated)
+    body, options = plain(text), plain_options(dict(option_items))
+    reading = _stated(text, body, options, truncated)
     if reading.reason == TRUNCATED or not _MAY_WEIGH.search(text):
         return reading
-    options = plain_options(dict(option_items))
-    favourite = favoured(plain(text), options)
+    favourite = favoured(body, options)
     if favourite is None:
         return reading
     if reading.letter is not None:  # a tie at the top leaves the choice to an answer line
@@ -113,12 +113,11 @@ def _read(text: str, option_items: tuple[tuple[str, str], ...], truncated: bool)
 _MAY_WEIGH = re.compile(r"\d\s*%|\d\s*/\s*10\b|(?<!\d)0?\.\d|>|\brank", re.IGNORECASE)
 
 
-def _stated(text: str, option_items: tuple[tuple[str, str], ...], truncated: bool) -> Reading:
-    body = plain(text)
+def _stated(text: str, body: str, options: dict[str, str], truncated: bool) -> Reading:
+    """What the reply states, read from `body` (its plain text) against `options` (their plain texts)."""
     if not body.strip():
         cut = truncated or (bool(text.strip()) and not after_reasoning(text).strip())
         return Reading(None, NONE, TRUNCATED if cut else NONE)
-    options = plain_options(dict(option_items))
     if truncated and (looped := _loop_cut(body)) != body:
         body, truncated = looped, False  # cut while repeating a line it had written whole: not cut mid-answer
     body = genus_spelled_out(body, options)
