@@ -465,3 +465,17 @@ def test_the_replys_own_odds_or_ranking_are_weighed_against_its_answer() -> None
     assert read_answer("Ranking: C > B > A > D\n\nAnswer: B", options).reason == "conflict"
     assert read_answer("A: 5%\nB: 10%\nC: 80%\nD: 5%\n\nEthosuximide is first line.", options).letter == "C"
     assert read_answer("A: 10%, B: 40%, C: 40%, D: 10%", options).reason == "ambiguous"
+
+
+@pytest.mark.parametrize(("reply", "options", "expected", "reason"), [
+    ("Both are specific for SLE.\n\nAnswer: C — Both A and B.",
+     {"A": "Anti-dsDNA", "B": "Anti-Sm", "C": "Both A and B", "D": "Anti-histone"}, "C", None),  # its own text
+    ("Answer: C — B and D.", {"A": "Anti-dsDNA", "B": "Anti-Sm", "C": "Both A and B", "D": "Anti-histone"}, None, "ambiguous"),
+    ("→ A (TMP-SMX DS daily)", {"A": "Trimethoprim-sulfamethoxazole", "B": "Dapsone", "C": "Atovaquone"}, "A", None),
+    ("46,XY, high testosterone.\n\nCevap: Seçenek C — Androjen duyarsızlık sendromu.",
+     {"A": "Turner syndrome", "B": "Klinefelter syndrome", "C": "Androgen insensitivity syndrome"}, "C", None),
+])
+def test_an_options_own_letters_an_arrow_and_an_aside(reply: str, options: dict[str, str], expected: str | None,
+                                                       reason: str | None) -> None:
+    reading = read_answer(reply, options)
+    assert (reading.letter, reading.reason) == (expected, reason)

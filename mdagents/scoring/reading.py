@@ -39,7 +39,7 @@ from mdagents.scoring.text import (
     words,
 )
 
-GRADER_VERSION = "contract-11"
+GRADER_VERSION = "contract-12"
 TRUNCATED, NONE, LLM, DECLARATION = "truncated", "none", "llm", "declaration"
 REASONS = (CONFLICT, AMBIGUOUS, TRUNCATED, REFUSED, NONE)
 MODEL_READABLE = (NONE, CONFLICT, AMBIGUOUS)  # no answer the rules could read; a model might (an alias)

@@ -89,7 +89,7 @@ _LETTER_FIRST = re.compile(
     r"|(?:^|(?<=[\s(]))(?<![Nn]ot\s)(?:(?:this\s+is|it['’]?s|so)\s+)?\(?([A-E])\)?,?\s+not\s+\(?[A-E]\)?(?![\w'’-])"
     r"|(?<!not\s)\bnot\s+\(?[A-E]\)?,?\s+but\s+\(?([A-E])\)?(?![\w'’-])", re.MULTILINE)
 # A letter standing as a value: "(C)", "[C]", "option C", "C." and a lower-case one only when it stands alone.
-_LETTER = re.compile(r"\s*(?:(?i:option|choice|letter|letra|opci[oó]n|op[cç][aã]o|alternativa|विकल्प|选项|الخيار)\s*)?"
+_LETTER = re.compile(r"\s*(?:(?i:option|choice|letter|letra|opci[oó]n|op[cç][aã]o|alternativa|se[cç]enek|विकल्प|选项|الخيار)\s*)?"
                      r"(?:[(\[]\s*(?P<b>[A-Za-z])\s*[)\]]|(?P<u>[A-Z])(?![A-Za-z0-9_’]|'\w|-\w)|(?P<l>[a-z])(?=\s*(?:[).:;,!?]|$|\s+[-–—]|[ \t]*\n|[ \t]+\([^()\n]{2,60}\)|"
                      r"\s+(?:because|since|as|given|due)\b)))")
 _ANOTHER = re.compile(r"\s*(?:,|/|&|\+|\(?\s*\bor\b|\band\b|\band/or\b|\bvs\.?|\bversus\b|\.\s*or\b|\b(?:o|ou|y|et|e|und|oder|hoặc|và|lub|albo|veya|ya\s+da|ve|или|и|atau|dan|ή|και)\b|、|，|或者?|和|及|と|または|"
@@ -111,8 +111,8 @@ _REFUSAL_VALUE = re.compile(r"\s*(?:null|none|n/?a|unknown|-|cannot|can['’]t|u
 _OPTION_WORD = r"(?:option|choice|opci[oó]n|op[cç][aã]o|alternativa|se[cç]enek)\s+"
 _EDGE = re.compile(r"^\s*(?:=+>|-+>|»)?\s*(?:(?:so|thus|hence|therefore|overall|in\s+summary|in\s+conclusion|that\s+leaves|"
                    r"leaving|which\s+leaves|answer)\b[\s,:]*)?(?=(?:" + _OPTION_WORD + r")?\(?\s*[A-Za-z]\s*(?:\)|\.|:|,|\s+[-–—]|"
-                   r"\s*$|\s*(?:,|&|/|\band\b|\bor\b)|(?=\s+(?:rather\s+than|over|not|instead\s+of|is\s+(?:the\s+)?(?:answer|"
-                   r"correct|right|best))\b)))", re.IGNORECASE)
+                   r"\s*$|\s*(?:,|&|/|\band\b|\bor\b)|\s+\([^()\n]{2,60}\)\s*[.!]?\s*$|(?=\s+(?:rather\s+than|over|not|instead\s+of|"
+                   r"is\s+(?:the\s+)?(?:answer|correct|right|best))\b)))", re.IGNORECASE)
 # An option by its number, standing alone: "3", "2. Furosemide", "number 4 (alcohol)" (options are lettered in order).
 _NUMBERED = re.compile(r"\s*(?P<word>(?i:option|choice|number|no\.)\s*)?#?(?P<n>[1-9])(?=[.)]?[ \t]*(?:$|\n)|[.),][ \t]+\S|[ \t]+\()")
 _ORDINAL = re.compile(r"\s*(?:the\s+)?(first|second|third|fourth|fifth|last)\s+(?:option|choice|one|answer)\b", re.IGNORECASE)
@@ -205,9 +205,11 @@ def value(text: str, options: dict[str, str], *, whole: bool = False, loose: boo
                                                         rest.split("\n", 1)[0], re.IGNORECASE)
         if aside:  # "Answer: A (Rheumatic fever)", "The answer is (C), low phosphate levels.": the text beside the letter
             clause = aside.group(1) or aside.group(2)
-        others = [m.group(1) or m.group(2) for m in (*_listed(rest), *_OR_LATER.finditer(rest.split("\n\n", 1)[0][:80])) if m]
-        others += re.findall(r"[(\[]([A-Za-z])[)\]]", re.split(r"\n|\.\s", rest)[0][:60]) if whole else []  # "(B) if stable, (C) if not"
-        others += _CLAUSE_LETTER.findall(re.split(r"\n|[.;!?](?:\s|$)", rest)[0][:80])  # "A in an adult, in a child B"
+        own = None if trailing else re.match(r"[\s)\].:–—-]*" + re.escape(options[key].strip()), rest, re.IGNORECASE)
+        after = rest[own.end():] if own else rest  # the letters of its own text are not others: "C — Both A and B"
+        others = [m.group(1) or m.group(2) for m in (*_listed(after), *_OR_LATER.finditer(after.split("\n\n", 1)[0][:80])) if m]
+        others += re.findall(r"[(\[]([A-Za-z])[)\]]", re.split(r"\n|\.\s", after)[0][:60]) if whole else []  # "(B) if stable, (C) if not"
+        others += _CLAUSE_LETTER.findall(re.split(r"\n|[.;!?](?:\s|$)", after)[0][:80])  # "A in an adult, in a child B"
         if any(keys.get(o.upper(), key) != key for o in others) or (
                 re.search(r"\b(?:or|and/or)\b", clause) and len(options_meant(clause, options)) > 1):
             return AMBIGUOUS
