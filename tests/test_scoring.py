@@ -474,6 +474,12 @@ def test_the_replys_own_odds_or_ranking_are_weighed_against_its_answer() -> None
     ("→ A (TMP-SMX DS daily)", {"A": "Trimethoprim-sulfamethoxazole", "B": "Dapsone", "C": "Atovaquone"}, "A", None),
     ("46,XY, high testosterone.\n\nCevap: Seçenek C — Androjen duyarsızlık sendromu.",
      {"A": "Turner syndrome", "B": "Klinefelter syndrome", "C": "Androgen insensitivity syndrome"}, "C", None),
+    ("Anterior STEMI within 90 minutes.\n\nAnswer: primary percutaneous coronary intervention",
+     {"A": "Streptokinase", "B": "Primary PCI", "C": "Tenecteplase", "D": "CABG"}, "B", None),  # the option abbreviates
+    ("Grows beyond the wound margins, recurs after excision.\n\nA.\n\n(A hypertrophic scar would stay within the wound.)",
+     {"A": "Keloid", "B": "Hypertrophic scar", "C": "Lipoma"}, "A", None),  # a remark after the answer
+    ("Grows beyond the wound margins.\n\nA.\n\n(But a hypertrophic scar is possible if it regresses.)",
+     {"A": "Keloid", "B": "Hypertrophic scar", "C": "Lipoma"}, None, "ambiguous"),
 ])
 def test_an_options_own_letters_an_arrow_and_an_aside(reply: str, options: dict[str, str], expected: str | None,
                                                        reason: str | None) -> None:

@@ -395,6 +395,8 @@ def _edges(body: str, options: dict[str, str]) -> list[Statement]:
     lines = [line for line in body.strip().splitlines() if line.strip()]
     if not lines:
         return []
+    if len(lines) > 1 and _REMARK.fullmatch(lines[-1]):
+        lines = lines[:-1]  # "A.\n\n(A hypertrophic scar would stay within the wound.)": a remark after the answer
     found = []
     quoted = sum(restates(line, options) is not None for line in lines[:len(options) + 2])
     if len(set(OPTION_LIST.findall(body))) < 2 or (restates(lines[0], options) and quoted < 2):
@@ -415,6 +417,10 @@ def _edges(body: str, options: dict[str, str]) -> list[Statement]:
         if said is not None:
             found.append(Statement(len(body), WEAK, said))
     return found
+
+
+_REMARK = re.compile(r"\s*\((?![^()]*\b(?:also|or|if|might|may|could|but|unless|though|although|maybe|perhaps|possibly)\b)"
+                     r"[^()]{15,}\)\s*[.!]?\s*", re.IGNORECASE)
 
 
 def _opening_name(line: str, options: dict[str, str], *, alone: bool) -> str | None:

@@ -372,6 +372,9 @@ def _spells_out(fragment: str, option: str) -> bool:
     said_words = {_canonical(normalise(w)) for w in said}
     rest = [w for w in said if _canonical(normalise(w)) not in own and normalise(w) not in _STOPWORDS]
     kept = [w for w in own if w not in said_words]
+    if len(kept) == 1 and len(rest) >= 2 and len(own) > 1:  # "primary percutaneous coronary intervention" for "Primary PCI"
+        short = next((w for w in option.split() if _canonical(normalise(w)) == kept[0]), "")
+        return _abbreviates(short.strip(".,;()"), " ".join(rest))
     return (len(rest) == 1 and 0 < len(kept) < len(own) and len(said) > 1
             and _abbreviates(rest[0].strip(".,;"), " ".join(kept)))
 
