@@ -485,3 +485,52 @@ def test_an_options_own_letters_an_arrow_and_an_aside(reply: str, options: dict[
                                                        reason: str | None) -> None:
     reading = read_answer(reply, options)
     assert (reading.letter, reading.reason) == (expected, reason)
+
+
+CUSHING = {"A": "Exogenous glucocorticoids", "B": "Pituitary adenoma", "C": "Adrenal adenoma", "D": "Ectopic ACTH secretion"}
+
+
+@pytest.mark.parametrize(("reply", "expected", "reason"), [
+    ('{"id": "msg_1", "type": "message", "content": [{"type": "text", "text": "Iatrogenic.\\n\\nAnswer: A"}]}', "A", None),
+    ('{"choices": [{"index": 0, "message": {"role": "assistant", "content": "Iatrogenic.\\nAnswer: B"}}]}', "B", None),
+    ('{"candidates": [{"content": {"parts": [{"text": "Answer: C"}]}}]}', "C", None),
+    ('{"messages": [{"role": "user", "content": "A. x\\nB. y"}, {"role": "assistant", "content": "Answer: D"}]}', "D", None),
+    ("\n\n".join(f'data: {{"choices": [{{"delta": {{"content": "{part}"}}}}]}}' for part in ("Iatro", "genic. Answer", ": A")),
+     "A", None),
+    ('"Iatrogenic \\u2192 exogenous steroids.\\nAnswer: A"', "A", None),  # a JSON string
+    ("DEBUG:root:raw='Iatrogenic.\\n\\nAnswer: B'", "B", None),  # a log's repr: escaped newlines
+    ("<p>Iatrogenic.</p><p><b>Answer: A &mdash; Exogenous glucocorticoids</b></p>", "A", None),
+    ("<p>Iatrogenic.</p><p><b>Answer: C &mdash; Pituitary adenoma</b></p>", None, "conflict"),
+    ("<p><strong>Answer:</strong> &#68; &ndash; ectopic ACTH</p>", "D", None),
+    ("Iatrogenic.\n\nAnswer: \u200bA\u200b", "A", None),  # zero-width spaces
+    ("\ufeffA\n\nIatrogenic.", "A", None),  # a byte-order mark
+    ("~~Answer: B~~\n\nCorrection: iatrogenic is commoner.\n\n**Answer: A**", "A", None),  # struck out
+    ("| Q | Answer | Key fact |\n|:-:|:-:|---|\n| Commonest cause | **A** | steroids |", "A", None),
+    ("| Feature | Finding |\n|---|---|\n| Cortisol | high |\n| **Diagnosis** | **Ectopic ACTH secretion** |", "D", None),
+    ("Steroid use, no mass → exogenous glucocorticoids. Taper slowly.", "A", None),  # an arrow to an option
+    ("Low ACTH → adrenal adenoma; high ACTH → pituitary adenoma.", None, "none"),  # associations, not a conclusion
+    ("**Best answer: B**\n\n---\n**TL;DR** — adrenal adenoma, **C**.", None, "conflict"),
+    ("Final answer: Adrenal adenoma — B", None, "conflict"),  # the text first, then another letter
+    ("I can't provide personal medical advice, but for this exam question: steroids. Answer: A", "A", None),
+    ("I can't help with this one: it could facilitate harm. I'd be glad to explain pituitary adenoma instead.", None,
+     "refused"),
+    ("analysisSteroid use is commonest. So A.assistantfinal**A – Exogenous glucocorticoids**", "A", None),
+    ("**A (exogenous glucocorticoids).** Taper slowly and check the axis.", "A", None),
+    ('```json\n{"options": [{"letter": "A", "correct": true}, {"letter": "B", "correct": false}]}\n```', "A", None),
+    ("Empiric therapy is A + B + C (all three), plus ectopic ACTH secretion (D) work-up.", None, "ambiguous"),
+])
+def test_replies_in_their_transport_and_markup(reply: str, expected: str | None, reason: str | None) -> None:
+    reading = read_answer(reply, CUSHING)
+    assert (reading.letter, reading.reason) == (expected, reason)
+
+
+@pytest.mark.parametrize(("reply", "expected", "reason"), [
+    ("Yes.\n\nThe loading reduced insulin resistance; stay did not differ.\n\nAnswer: no", None, "conflict"),
+    ("Yes, this is an interesting question. No difference was found.\n\nAnswer: (B) no", "B", None),
+    ("The association splits by sex: the honest answer is \"yes for men, no for women.\"", None, "ambiguous"),
+    ('```json\n{"final_decision": "yes"}\n```\n\nThe trial showed no benefit. The answer is no.', None, "conflict"),
+    ("**C** (maybe) — the association lost significance after adjustment.", "C", None),
+])
+def test_yes_no_openings_splits_and_structured_decisions(reply: str, expected: str | None, reason: str | None) -> None:
+    reading = read_answer(reply, YES_NO)
+    assert (reading.letter, reading.reason) == (expected, reason)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from mdagents.scoring.statements import AMBIGUOUS, LIST_ITEM, NEGATED_AFTER, OPTION_LIST
+from mdagents.scoring.statements import AMBIGUOUS, LIST_ITEM, NEGATED_AFTER, OPTION_LIST, SPLIT_YES_NO
 from mdagents.scoring.text import (
     normalise,
     options_meant,
@@ -36,7 +36,7 @@ UNDECIDED = re.compile(
     r"(?:defensible|reasonable|correct|right|acceptable|plausible|possible|valid)|torn\s+between|somewhere\s+between|"
     r"(?:won['’]?t|will\s+not)\s+(?:choose|commit|pick)|(?:would\s+not|wouldn['’]t)\s+commit|"
     r"(?:could\s+not|couldn['’]t|did\s+not|didn['’]t|failed\s+to|unable\s+to)\s+reach\s+(?:a\s+|an\s+|any\s+)?(?:consensus|decision|agreement|"
-    r"verdict|conclusion|majority)|depend(?:s|ing)\s+on\s+which|before\s+committing|"
+    r"verdict|conclusion|majority)|depend(?:s|ing)\s+on\s+which|before\s+committing(?!\s+to\s+(?!(?:an?\s+|one\s+)?(?:answer|option|choice)))|"
     r"(?:choice|answer|decision)\s+depends\s+on|\(?[A-E]\)?\s+and\s+\(?[A-E]\)?\s+(?:are\s+)?(?:equally|both)\s+(?:valid|correct|"
     r"reasonable|acceptable|defensible|plausible)|"
     r"not\s+yet\s+(?:reached|decided|agreed)|no\s+consensus|without\s+(?:a\s+)?consensus|undecided|(?:a|is\s+|the\s+)tie[ds]?|(?:evenly|equally)\s+split|"
@@ -46,7 +46,8 @@ UNDECIDED = re.compile(
 _TWO_OFFERED = re.compile(  # "either B or A", "B or D", "both A and C", "A/B" (not "neither ... nor")
     r"(?<!neither )(?:\b(?:either|both)\s+)?(?:option\s+)?\(?\b([A-E])\b\)?\s*(?:or|/|and/or)\s*(?:option\s+)?"
     r"\(?\b([A-E])\b\)?(?![\w'’-])|\b(?i:both|between)\s+\(?([A-E])\)?\s+and\s+\(?([A-E])\)?(?![\w'’-])"
-    r"|(?<![\w'’-])([A-E]),\s*([A-E]),?\s*(?:and|or|&)\s*\(?([A-E])\b\)?(?![\w'’-])")  # "the hepatotoxic drugs are A, B and C"
+    r"|(?<![\w'’-])([A-E]),\s*([A-E]),?\s*(?:and|or|&)\s*\(?([A-E])\b\)?(?![\w'’-])"  # "the hepatotoxic drugs are A, B and C"
+    r"|(?<![\w'’-])\(?([A-E])\)?\s*\+\s*\(?([A-E])\)?(?![\w'’-])")  # "A + B + C": a combination
 _MENTION = re.compile(
     r"\(\s*([A-Za-z])\s*\)|(?<![\w(])([A-Z])\)|\b(?:option|choice|answer|letter)\s+\(?([A-Za-z])\b\)?"
     r"|^\s*([A-Z])[.:)]?\s*(?:[-–—]\s|$|(?=\s+(?:is|would|seems|does|and|or)\b))|(?<![\w'’-])([A-Z])(?=\s*(?:[.!?]\s*$|$))"
@@ -121,9 +122,7 @@ def read_mentions(body: str, options: dict[str, str]) -> tuple[str | None, str]:
     """(option key or AMBIGUOUS, step), or (None, "none"). The option must be named in the first or the last
     sentence: a reply that states no answer commits, if at all, where it opens or where it concludes."""
     closing = body.strip().splitlines()[-1] if body.strip() else ""
-    if {v.lower() for v in options.values()} == {"yes", "no", "maybe"} and re.search(
-            r"\b(?:yes|no)\s+(?:for|in|at|when|if|among|with)\b[^.!?]*\b(?:yes|no)\s+(?:for|in|at|when|if|among|with)\b", closing,
-            re.IGNORECASE):
+    if {v.lower() for v in options.values()} == {"yes", "no", "maybe"} and SPLIT_YES_NO.search(closing):
         return AMBIGUOUS, OPTION_TEXT  # "So: yes for long-term outcomes, no for short-term outcomes."
     phrase = body.strip().rstrip(".!")
     if len(phrase.split()) <= 4 and re.fullmatch(r"[\w'’ /-]+", phrase) and not re.search(
@@ -159,7 +158,7 @@ def read_mentions(body: str, options: dict[str, str]) -> tuple[str | None, str]:
         said, step = (AMBIGUOUS if letter not in (None, yes_no) else yes_no), OPTION_TEXT  # "... no. Maybe C, or B"
     elif letter is not None:
         said, step = letter, LETTER
-    concluded = said not in options or any(normalise(options[said]) in normalise(end) or re.search(
+    concluded = said not in options or any(normalise(options[said]) in normalise(end) or set(words(options[said])) <= set(words(end)) or re.search(
         rf"(?<![\w'’-])\(?{said}\)?(?![\w'’-])", end) for end in (sentences[0], last))
     return (said, step) if concluded else (None, "none")
 

@@ -36,6 +36,7 @@ from mdagents.scoring.text import (
     plain,
     plain_options,
     tally,
+    unwrapped,
     words,
 )
 
@@ -86,7 +87,7 @@ def is_truncation(finish_reason: str | None) -> bool:
 def read_answer(text: str | None, options: dict[str, str], *, finish_reason: str | None = None) -> Reading:
     """The answer `text` committed to among `options` (letter -> text). Cached: a debate reads the same
     reply for the vote tally, the consensus check and the record."""
-    reply, ran_on = own_turn(text or "")
+    reply, ran_on = own_turn(unwrapped(text or ""))
     return _read(reply, tuple(options.items()), is_truncation(finish_reason) and not ran_on)
 
 
@@ -125,7 +126,9 @@ def _stated(text: str, body: str, options: dict[str, str], truncated: bool) -> R
     if any(s.kind == CONTRACT for s in found):
         return _cut(_reading(_decide(found, body, options, truncated=truncated), CONTRACT), truncated)
     last = body.strip().splitlines()[-1]
-    if _refuses(last):
+    refusal = _REFUSAL.search(last) if _refuses(last) else None
+    if refusal and not any(s.value in options and re.search(r"[.!?:]", body[len(body) - len(last) + refusal.end():max(s.at, 0)])
+                           for s in found):  # "I can't give medical advice, but for the exam: ... Answer: A" answers
         return _cut(Reading(None, NONE, REFUSED), truncated)
     votes = sorted(_tally(body, options).values(), reverse=True)
     if len(votes) >= 2 and votes[0] == votes[1]:
@@ -139,6 +142,8 @@ def _stated(text: str, body: str, options: dict[str, str], truncated: bool) -> R
     if said is None and _CUT_MID_DECLARATION.search(body.rstrip()[-40:]):
         said = AMBIGUOUS  # cut off right after "the answer is"
     step = DECLARATION
+    if said is None and not truncated and _declines(body.strip().split("\n", 1)[0]):
+        return Reading(None, NONE, REFUSED)  # "I can't help with this one. ... how insulin overdose is recognised"
     if said is None and not truncated:
         said, step = read_mentions(body, options)
     if said in (None, NONE):  # nothing stated, or a labelled answer no rule can read (an alias: the LLM extractor's)
@@ -146,6 +151,13 @@ def _stated(text: str, body: str, options: dict[str, str], truncated: bool) -> R
     if said == AMBIGUOUS and _DECLINE.search(body):
         return Reading(None, step, REFUSED)
     return _cut(_reading(said, step), truncated)
+
+
+def _bare_opening(body: str) -> bool:
+    """The reply's first line is only an answer ("Yes.", "**No.**", "B"), not a sentence that opens on one ("Yes, this is
+    an interesting question")."""
+    first = body.lstrip().split("\n", 1)[0]
+    return bool(re.fullmatch(r"\W*(?:yes|no|maybe|\(?[A-E]\)?)\W*", first, re.IGNORECASE))
 
 
 def _loop_cut(body: str) -> str:
@@ -158,9 +170,13 @@ def _loop_cut(body: str) -> str:
 
 def _why_none(body: str) -> str:
     """A reply that states nothing: it declined, it reported a split, or it said nothing readable."""
-    if _DECLINE.search(body) or _refuses(body):
+    if _declines(body):
         return REFUSED
     return AMBIGUOUS if _SPLIT.search(body) or UNDECIDED.search(body) else NONE
+
+
+def _declines(text: str) -> bool:
+    return bool(_DECLINE.search(text)) or _refuses(text)
 
 
 def _refuses(text: str) -> bool:
@@ -227,7 +243,7 @@ def _decide(found: list[Statement], body: str, options: dict[str, str], *, trunc
                 and not REVISION.search(body, max(earlier.at, 0), max(final.at, stop))):
             return CONFLICT if contract else AMBIGUOUS  # "Answer: (D) Central cord" then "Answer: (C) Central cord"
     if contract:  # a declaration before the answer lines ("The correct answer is (C)"), unless itself in doubt
-        before = [s for s in found if s.kind != CONTRACT and 0 <= s.at < contract[0].at]
+        before = [s for s in found if s.kind != CONTRACT and (0 <= s.at or _bare_opening(body)) and s.at < contract[0].at]
         prior = _decide(before, body, options)
         said = [s for s in before if s.value == prior]
         if prior in options and prior != final.value and not REVISION.search(body, said[-1].end, final.end):

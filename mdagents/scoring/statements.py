@@ -57,9 +57,9 @@ _STRONG = [
     r"(?:most\s+)?(?:defensible|supported|appropriate|fitting)\s+(?:label|answer|option|choice)",
     r"(?m:(?:^|(?<=[.!?]\s))[ \t]*(?:choice|option|decision|selected|selection|pick|verdict|conclusion(?:\s+from\s+my\s+side)?|conclus[ãa]o|conclusión|结论|結論|결론|vote|final|correction|corrected|edit|"
     r"(?:most\s+likely\s+|final\s+|working\s+)?diagnos[ie]s|diagn[oó]stico|most\s+likely|next|"
-    r"update[sd]?|revised|revision)(?=[ \t]*(?:[:=：]|[-–—][ \t])))",
+    r"update[sd]?|revised|revision|tl;?\s?dr|bottom\s+line)(?=[ \t]*(?:[:=：]|[-–—][ \t])))",
     FOREIGN_ANSWER, r"selected|selection|chosen|(?-i:pick)",  # not "Pick disease"
-    r"(?:let['’]?s\s+)?go(?:ing)?\s+with", r"it['’]?s(?=\s*\(?[A-Za-z]\)?\s*(?:[.!]|$))",
+    r"(?:let['’]?s\s+)?go(?:ing)?\s+with", r"it['’]?s(?=\s*\(?[A-Za-z]\)?\s*(?:[.!]|$|[-–—]\s))",
 ]
 _MARKER = re.compile(r"(?<![A-Za-z0-9_-])(?:(?P<strong>" + "|".join(_STRONG) + r")|answer|decision|verdict|conclusion|next\s+step|(?P<identity>that['’]s|that\s+is(?=\s+(?:option|choice|answer|\(?[A-E]\b))|this\s+is))"
                      r"(?:(?<![A-Za-z])|(?![A-Za-z0-9_-]))", re.IGNORECASE)
@@ -98,6 +98,7 @@ _ANOTHER = re.compile(r"\s*(?:,|/|&|\+|\(?\s*\bor\b|\band\b|\band/or\b|\bvs\.?|\
 # An option's text, then its letter: "ectopic ACTH (B)", "Cross-linking of DNA (A), because ..."
 _TRAILING_LETTER = re.compile(r"([^(\[\n]{2,60}?)\s*(?:[(\[](?:(?i:option|choice)\s+)?([A-Za-z])[)\]]|[-–—]\s*(?i:option|choice)\s+"
                               r"\(?([A-Za-z])\b\)?)(?=\s*(?:$|[.!,;:]|\s[-–—]\s|(?i:because|since|as|given|due|which|or|and)\b))")
+_DASH_LETTER = re.compile(r"([^(\[\n]{2,60}?)\s+[-–—]\s*()\(?([A-Z])\)?(?=\s*[.!]?\s*$)")  # an answer line's "Letrozole — B"
 _TEXT_THEN_OPTION = re.compile(r"[^.;\n(\[]{2,60}?,\s*(?:i\.?e\.?,?\s+|that\s+is,?\s+)?(?:option|choice)\s+\(?([A-E])\b(?![\w'’])")
 # A second letter closing a later clause of the same sentence, not ruled out: "I'd choose A, in a child under 12 B."
 _CLAUSE_LETTER = re.compile(r",[^,;\n]{3,40}?(?<!\bnot)(?<!\bthan)(?<!\bover)(?<!\bof)(?<!\bnor)(?<!\bvs)(?<!\bversus)\s\(?([A-E])\)?\s*$")
@@ -109,9 +110,9 @@ _REFUSAL_VALUE = re.compile(r"\s*(?:null|none|n/?a|unknown|-|cannot|can['’]t|u
                             re.IGNORECASE)  # not "NAC" (N-acetylcysteine)
 # The first or last line is a letter: "C", "(B) Insulin", "B. Because ...", "So: D.", "That leaves A."
 _OPTION_WORD = r"(?:option|choice|opci[oó]n|op[cç][aã]o|alternativa|se[cç]enek)\s+"
-_EDGE = re.compile(r"^\s*(?:=+>|-+>|»)?\s*(?:(?:so|thus|hence|therefore|overall|in\s+summary|in\s+conclusion|that\s+leaves|"
+_EDGE = re.compile(r"^\s*(?:=+>|-+>|»|:)?\s*(?:(?:so|thus|hence|therefore|overall|in\s+summary|in\s+conclusion|that\s+leaves|"
                    r"leaving|which\s+leaves|answer)\b[\s,:]*)?(?=(?:" + _OPTION_WORD + r")?\(?\s*[A-Za-z]\s*(?:\)|\.|:|,|\s+[-–—]|"
-                   r"\s*$|\s*(?:,|&|/|\band\b|\bor\b)|\s+\([^()\n]{2,60}\)\s*[.!]?\s*$|(?=\s+(?:rather\s+than|over|not|instead\s+of|"
+                   r"\s*$|\s*(?:,|&|/|\band\b|\bor\b)|\s+\([^()\n]{2,60}\)(?:\s*[.!]?\s*$|\s+[-–—:]\s)|(?=\s+(?:rather\s+than|over|not|instead\s+of|"
                    r"is\s+(?:the\s+)?(?:answer|correct|right|best))\b)))", re.IGNORECASE)
 # An option by its number, standing alone: "3", "2. Furosemide", "number 4 (alcohol)" (options are lettered in order).
 _NUMBERED = re.compile(r"\s*(?P<word>(?i:option|choice|number|no\.)\s*)?#?(?P<n>[1-9])(?=[.)]?[ \t]*(?:$|\n)|[.),][ \t]+\S|[ \t]+\()")
@@ -122,7 +123,13 @@ _SO_OPTION = re.compile(r"(?:^|(?<=[.!?]\s))[ \t]*(?:so|thus|hence|therefore)[ \
                         r"([^.!?\n]{2,80}?)[ \t]*[.!](?=\s|$)", re.IGNORECASE | re.MULTILINE)
 _IS_BEST = re.compile(r"\s+(?:is|remains)\s+(?:the|my|our)\s+(?:best|correct|right|preferred|most\s+appropriate)\s+"
                       r"(?:answer|choice|option)\b(?!\s+(?:for|if|when|in|here\s+if))", re.IGNORECASE)
+_ARROW_OPTION = re.compile(r"->[ \t]*([^.;:,\n()>]{2,80}?)[ \t]*(?=[.;(]|$)", re.MULTILINE)
+_THEIRS = re.compile(r"\s*(?:the\s+)?(?:teams?|reports?|experts?|panel(?:ists?)?|groups?|members?|\w+ologists?|\w+icians?|"
+                     r"surgeons?|votes?|samples?)\b", re.IGNORECASE)  # "Team 1: ... -> placenta previa": their position
+_ABBREVIATION = re.compile(r"[A-Za-z][\w-]*[A-Z][\w-]*")
 _SO_LETTER = re.compile(r"(?<![\w'’-])(?i:so|hence|thus)\s+\(?([A-E])\)?(?=[.!](?:\s|$))")
+SPLIT_YES_NO = re.compile(r"\b(?:yes|no)\s+(?:for|in|at|when|if|among|with)\b[^.!?]*\b(?:yes|no)\s+(?:for|in|at|when|if|among|with)\b",
+                          re.IGNORECASE)  # "yes for long-term outcomes, no for short-term outcomes"
 OPTION_LIST = re.compile(r"(?:^|(?<=[.!?]\s))\s*(?:option\s+|choice\s+)?\(?([A-E])\s*[.:)]\s", re.MULTILINE | re.IGNORECASE)
 NEGATED_AFTER = re.compile(
     r"^\s*(?:\([^)]*\)\s*)?(?:(?:is|are|was|were|would\s+be|seems|remains|does|do|did|has|have|would|can|could|should)\s+(?:not|never)\b"
@@ -163,6 +170,8 @@ def value(text: str, options: dict[str, str], *, whole: bool = False, loose: boo
     `label`: the text follows a label and a colon ("Diagnosis: frozen shoulder (B)"), so a letter may close it."""
     keys = {key.upper(): key for key in options}
     if {v.lower() for v in options.values()} <= {"yes", "no", "maybe"}:
+        if SPLIT_YES_NO.search(re.split(r"[.!?\n]", text.lstrip(" \"“'"), maxsplit=1)[0]):
+            return AMBIGUOUS  # "the honest answer is "yes for men, no for women.""
         text = opening_yes_no(text)  # "结论：否", "Cevap: belki"
     ordinal = _ORDINAL.match(text)
     if ordinal:  # "I'd pick the first option."
@@ -187,7 +196,7 @@ def value(text: str, options: dict[str, str], *, whole: bool = False, loose: boo
             r"lub|albo|veya|ve|atau|dan)(?![\w-])", text[letter.start("u"):]):
         letter = None  # "A 45-year-old ...", "I think ..."
     first = text.split("\n", 1)[0]
-    trailing = None if letter or not (whole or label) else _TRAILING_LETTER.match(first)  # an answer line's value
+    trailing = None if letter or not (whole or label) else _TRAILING_LETTER.match(first) or (whole and _DASH_LETTER.match(first))
     if letter or trailing:  # "(B) Insulin", "B", or "ectopic ACTH (B)"
         key = keys.get((trailing.group(2) or trailing.group(3) if trailing else next(g for g in letter.group("b", "u", "l") if g)).upper())
         if key is None:
@@ -205,8 +214,8 @@ def value(text: str, options: dict[str, str], *, whole: bool = False, loose: boo
                                                         rest.split("\n", 1)[0], re.IGNORECASE)
         if aside:  # "Answer: A (Rheumatic fever)", "The answer is (C), low phosphate levels.": the text beside the letter
             clause = aside.group(1) or aside.group(2)
-        own = None if trailing else re.match(r"[\s)\].:–—-]*" + re.escape(options[key].strip()), rest, re.IGNORECASE)
-        after = rest[own.end():] if own else rest  # the letters of its own text are not others: "C — Both A and B"
+        stripped, own = rest.lstrip(" \t)].:–—-"), options[key].strip()
+        after = stripped[len(own):] if not trailing and own and stripped[:len(own)].lower() == own.lower() else rest  # "C — Both A and B"
         others = [m.group(1) or m.group(2) for m in (*_listed(after), *_OR_LATER.finditer(after.split("\n\n", 1)[0][:80])) if m]
         others += re.findall(r"[(\[]([A-Za-z])[)\]]", re.split(r"\n|\.\s", after)[0][:60]) if whole else []  # "(B) if stable, (C) if not"
         others += _CLAUSE_LETTER.findall(re.split(r"\n|[.;!?](?:\s|$)", after)[0][:80])  # "A in an adult, in a child B"
@@ -216,7 +225,7 @@ def value(text: str, options: dict[str, str], *, whole: bool = False, loose: boo
         line = clause if trailing else rest.lstrip(" )].:–—-").split("\n", 1)[0].rstrip(" .")
         exact = {k for k, v in options.items() if words(line) and words(v) == words(line)}  # in order: "Decreased PTH, increased calcium"
         meant = exact or options_meant(clause, options) or options_touched(clause, options, within=bool(aside and aside.group(2)))
-        if meant and key not in meant and any(options_touched(aside, options) == {key} for aside in re.findall(r"\(([^()]{3,40})\)", rest)):
+        if meant and key not in meant and any(options_touched(aside, options) == {key} for aside in re.findall(r"\(([^()]{3,40})\)", rest.split("\n", 1)[0])):
             return key  # "(C) Magnesium ammonium phosphate (struvite)": the aside names C and only C
         return CONFLICT if meant and key not in meant else key
     if whole:
@@ -265,7 +274,7 @@ def _texts_called_best(body: str) -> list[tuple[int, str, int]]:
 
 LIST_ITEM = r"(?:[-*•]|\d+[.)])"  # a bullet or a number opening a list's line
 _MARKED = re.compile(r"^[ \t]*(?:" + LIST_ITEM + r"|\|)?[ \t]*(?P<item>[^\n|]{1,80}?)[ \t]*(?:(?:←|<-+|<=+)[ \t]*(?:chosen|selected|"
-                     r"my\s+(?:answer|pick|choice)|answer|pick|final)\b|\((?:chosen|selected|my\s+answer)\)|\|[ \t]*(?:chosen|selected)\b)"
+                     r"my\s+(?:answer|pick|choice)|answer|pick|final)\b|\((?:chosen|selected|my\s+answer)\)|\|[ \t]*(?:chosen|selected)\b|[⟵←][ \t]*$)"
                      r"[^\n]*$", re.IGNORECASE | re.MULTILINE)
 _BOX = re.compile(r"^[ \t]*" + LIST_ITEM + r"?[ \t]*\[(?P<mark>[ xX✓✔])\][ \t]*(?P<item>[^\n]+)$", re.MULTILINE)
 
@@ -290,11 +299,31 @@ def _table_verdict(body: str, options: dict[str, str]) -> list[Statement]:
     return [Statement(row.start(), STRONG, key, row.end())]
 
 
+_TABLE = re.compile(r"(?:^[ \t]*\|.*\|[ \t]*(?:\n|\Z)){2,}", re.MULTILINE)
+_ANSWER_HEADER = re.compile(r"(?:final\s+|best\s+)?(?:answer|decision|choice|verdict|conclusion|diagnosis|pick)", re.IGNORECASE)
+
+
+def _answer_cells(body: str, options: dict[str, str]) -> list[Statement]:
+    """A table's answer: the cells of its "Answer" (or "Decision", "Diagnosis") column, when they all name one
+    option, or a row labelled so ("| Diagnosis | ARDS |")."""
+    found = []
+    for table in _TABLE.finditer(body):
+        rows = [[cell.strip() for cell in line.strip().strip("|").split("|")] for line in table.group(0).strip().splitlines()]
+        rows = [row for row in rows if not all(re.fullmatch(r":?-+:?", cell) for cell in row if cell)]
+        column = next((at for at, cell in enumerate(rows[0]) if _ANSWER_HEADER.fullmatch(cell)), None)
+        said = {value(row[column], options, whole=True) for row in rows[1:] if column is not None and column < len(row)}
+        said |= {value(row[1], options, whole=True) for row in rows if len(row) == 2 and _ANSWER_HEADER.fullmatch(row[0])}
+        if len(said) == 1 and (key := said.pop()) in options:
+            found.append(Statement(table.start(), STRONG, key, table.end()))
+    return found
+
+
 def _marked_items(body: str, options: dict[str, str]) -> list[Statement]:
     """A list with its chosen item marked: "2. Neuroblastoma ← chosen", one ticked box among empty ones, or a table
     whose verdict column picks one option."""
     found = [Statement(m.start(), STRONG, said, m.end()) for m in _MARKED.finditer(body)
-             if (said := value(m.group("item"), options, whole=True)) in options] + _table_verdict(body, options)
+             if (said := value(m.group("item"), options, whole=True)) in options] + _table_verdict(body, options) + (
+                 _answer_cells(body, options) if "|" in body else [])
     boxes = list(_BOX.finditer(body))
     ticked = [m for m in boxes if m.group("mark") != " "]
     if ticked and len(ticked) < len(boxes):
@@ -365,6 +394,15 @@ def _declarations(body: str, options: dict[str, str]) -> list[Statement]:
         sentence = _SENTENCE_BREAK.split(body[max(0, start - 200):start])[-1]
         if len(said) == 1 and not HYPOTHETICAL.search(sentence) and not re.search(r"\b(?:not|never)\b", fragment, re.IGNORECASE):
             found.append(Statement(start, STRONG, said.pop(), end))
+    for match in _ARROW_OPTION.finditer(body):  # "... 4T score high -> heparin-induced thrombocytopenia.", "-> SIADH."
+        phrase = match.group(1).strip()
+        said = options_worded(phrase, options) or (options_meant(phrase, options) if _ABBREVIATION.fullmatch(phrase) else set())
+        opening = _SENTENCE_BREAK.split(body[max(0, match.start() - 200):match.start()])[-1]
+        sentence = re.split(r"[.!?\n]", body[:match.start()])[-1] + re.split(r"[.!?\n]", body[match.end():])[0]
+        around = body[body.rfind("\n", 0, max(body.rfind("\n", 0, match.start()), 0)) + 1:body.find("\n", body.find("\n", match.end()) + 1)]
+        mapping = "->" in sentence or around.count("->") > 1  # "X -> a; Y -> b", a list of them: associations, not a conclusion
+        if len(said) == 1 and not mapping and not _THEIRS.match(opening) and not HYPOTHETICAL.search(opening):
+            found.append(Statement(match.start(), WEAK, said.pop(), match.end()))
     for match in _SO_OPTION.finditer(body):  # "So amoxicillin." (an option's words and nothing else)
         said = list(options_worded(match.group(1), options))
         if len(said) == 1:
@@ -407,7 +445,8 @@ def _edges(body: str, options: dict[str, str]) -> list[Statement]:
     alone = "\n" not in re.split(r"\n\s*\n", body.strip())[-1] and last in {restates(line, options) for line in lines[:-1]}
     if len(lines) > 1 and restates(lines[-2], options) and last and not alone:
         return found  # the reply ends on a list of options (not on one of them again, after a blank line)
-    for line in dict.fromkeys((lines[-1], re.split(r"(?<=[.!?])\s+", lines[-1].strip())[-1])):
+    opening = re.split(r"(?<=[.!?])\s+", lines[-1].strip(), maxsplit=1)[0]
+    for line in dict.fromkeys((lines[-1], re.split(r"(?<=[.!?])\s+", lines[-1].strip())[-1], *([opening] if len(opening.split()) > 1 and restates(opening, options) else []))):
         said = _edge_value(line, options, closing=True)
         if said is not None:
             found.append(Statement(len(body), WEAK, said))
@@ -438,14 +477,17 @@ def _opening_name(line: str, options: dict[str, str], *, alone: bool) -> str | N
             or len(name.split()) > 4 or re.search(r"_[A-E]\b|\b(?i:and|or|not|no|vs|is|are|with)\b", name):
         return None
     meant = {key for part in (name, *(a for a in asides if len(a.split()) <= 4)) if len(m := options_meant(part, options)) == 1
-             for key in m if set(words(part)) <= set(words(options[key])) or re.fullmatch(r"[A-Z][\w-]*[A-Z][\w-]*", part)}
+             for key in m if set(words(part)) <= set(words(options[key])) or _ABBREVIATION.fullmatch(part)}
     return meant.pop() if len(meant) == 1 else None
 
 
 def _closing_phrase(line: str, options: dict[str, str]) -> str | None:
     """A reply that ends on a bare phrase of two or more words found in one option's text and no other:
     "... IgM antibody. Cold agglutinins.", "smoking/alcohol -> squamous cell." (cleaning drops "→" and "⇒")."""
-    phrase = re.split(r"=>|->", re.split(r"(?<=[.!?])\s+", line.strip())[-1])[-1].strip()
+    sentence = re.split(r"(?<=[.!?])\s+", line.strip())[-1]
+    if len(re.findall(r"=>|->", sentence)) > 1:
+        return None  # "low ACTH -> adrenal adenoma; high ACTH -> pituitary adenoma": associations
+    phrase = re.split(r"=>|->", sentence)[-1].strip()
     if not phrase.endswith((".", "!")):
         return None  # a finished sentence, not a reply cut mid-list
     phrase = re.sub(r"^(?:it['’]?s|it\s+is|this\s+is|that['’]?s)\s+", "", phrase.strip(" .!"), flags=re.IGNORECASE)
@@ -463,11 +505,12 @@ def _closing_phrase(line: str, options: dict[str, str]) -> str | None:
 
 def restates(line: str, options: dict[str, str]) -> str | None:
     """The option a line is only the letter of, or the letter and text of: "E", "(E) Empagliflozin."."""
-    match = re.fullmatch(r"\s*(?:" + _OPTION_WORD + r")?\(?\s*([A-Za-z])\s*(?:[.):–—-]\s*(.*?))?\s*[.!]?\s*", line, re.I)
+    match = re.fullmatch(r"\s*(?:" + _OPTION_WORD + r")?\(?\s*([A-Za-z])\s*(?:[.):–—-]\s*(.*?)|\s+\((.*?)\))?\s*[.!]?\s*", line, re.I)
     key = {k.upper(): k for k in options}.get(match.group(1).upper()) if match else None
     if key is None or (match.group(1).islower() and not re.search(r"[().:]", line)):  # type: ignore[union-attr]
         return None
-    return key if not match.group(2) or set(words(match.group(2))) == set(words(options[key])) else None  # type: ignore[union-attr]
+    text = match.group(2) or match.group(3)  # type: ignore[union-attr]
+    return key if not text or set(words(text)) == set(words(options[key])) else None
 
 
 def _edge_value(line: str, options: dict[str, str], *, closing: bool = False) -> str | None:

@@ -7,12 +7,18 @@ so a reply and its options are compared the same way everywhere.
 from __future__ import annotations
 
 import difflib
+import html
+import json
 import re
 import unicodedata
 from functools import lru_cache
+from typing import Any
 
-_CLOSE_REASONING = re.compile(r"</(?:think|thinking|reasoning|thought|scratchpad)>|<\|end_of_thought\|>", re.I)
-_OPEN_REASONING = re.compile(r"<(?:think|thinking|reasoning|thought|scratchpad)>|<\|begin_of_thought\|>", re.I)
+# gpt-oss's channels: "analysis..." then "assistantfinal..." (or "<|channel|>final<|message|>") is the reply proper.
+_CLOSE_REASONING = re.compile(r"</(?:think|thinking|reasoning|thought|scratchpad)>|<\|end_of_thought\|>|assistantfinal|"
+                              r"<\|channel\|>\s*final\s*<\|message\|>", re.I)
+_OPEN_REASONING = re.compile(r"<(?:think|thinking|reasoning|thought|scratchpad)>|<\|begin_of_thought\|>|\A\s*analysis(?=[A-Z])|"
+                             r"<\|channel\|>\s*analysis", re.I)
 
 
 def after_reasoning(text: str) -> str:
@@ -23,6 +29,67 @@ def after_reasoning(text: str) -> str:
     if _OPEN_REASONING.search(text):
         return ""
     return text
+
+
+_INVISIBLE = re.compile("[\u200b-\u200f\u2060\ufeff\u202a-\u202e\u2066-\u2069\u00ad]")  # zero-width, bidi marks, BOM
+_SSE_DATA = re.compile(r"^data:[ \t]*(\{.*\})[ \t]*$", re.MULTILINE)
+_ESCAPES = re.compile(r"\\u([0-9a-fA-F]{4})|\\n(?!(?:eq|abla|u|e|ot|ewline|i|leq|geq|exists|mid|parallel)(?![A-Za-z]))|\\\"")
+_TAG = re.compile(r"</?(?:p|br|b|strong|em|i|u|li|ul|ol|td|th|tr|table|thead|tbody|div|span|sub|sup|h[1-6]|code|pre|del|"
+                  r"strike|font|small|mark)\b[^<>]*>", re.IGNORECASE)
+_HTML = re.compile(_TAG.pattern + r"|&(?:[a-zA-Z]{2,8}|#\d{2,6}|#x[0-9a-fA-F]{2,5});", re.IGNORECASE)
+_HTML_BREAK = [(r"(?is)<(del|strike)\b[^>]*>.*?</\1>", ""), (r"(?i)<br\s*/?>|</(?:p|li|tr|div|h[1-6]|table)>", "\n"),
+               (r"(?i)<li\b[^>]*>", "\n- "), (r"(?i)<tr\b[^>]*>", "\n|"), (r"(?i)</t[dh]>", " |"), (_TAG, "")]
+
+
+def unwrapped(text: str) -> str:
+    """The reply's own words when it arrives in its transport: a JSON chat envelope (OpenAI, Anthropic, Gemini, a
+    conversation log), a stream of server-sent events, a JSON string, a log's escaped repr, HTML; without invisible marks."""
+    text = text if text.isascii() else _INVISIBLE.sub("", text)
+    chunks = _SSE_DATA.findall(text) if "data:" in text else []
+    if len(chunks) >= 2:  # "data: {...delta...}" lines: the deltas' text, in order
+        text = "".join(_said(chunk, streamed=True) for chunk in chunks)
+    elif text.lstrip()[:1] in ("{", '"'):
+        try:
+            parsed = json.loads(text)
+        except ValueError:
+            parsed = None
+        said = parsed if isinstance(parsed, str) else _envelope(parsed) if isinstance(parsed, dict) else None
+        text = said if said else text
+    if "\\n" in text or "\\u" in text:
+        text = _ESCAPES.sub(lambda m: chr(int(m.group(1), 16)) if m.group(1) else "\n" if m.group(0) == "\\n" else '"', text)
+    if ("<" in text or "&" in text) and _HTML.search(text):
+        for pattern, replacement in _HTML_BREAK:
+            text = re.sub(pattern, replacement, text)
+        text = html.unescape(text)
+    return text
+
+
+def _said(chunk: str, *, streamed: bool = False) -> str:
+    try:
+        event = json.loads(chunk)
+    except ValueError:
+        return ""  # a chunk cut by the start of the log
+    return _envelope(event, streamed=streamed) or "" if isinstance(event, dict) else ""
+
+
+def _envelope(reply: dict[str, Any], *, streamed: bool = False) -> str | None:
+    """The assistant's text in a provider's response (or stream chunk), or None when `reply` is not one."""
+    if isinstance(reply.get("choices"), list):  # OpenAI: message.content, delta.content, a tool call's arguments
+        turn = (reply["choices"] or [{}])[0].get("delta" if streamed else "message") or {}
+        calls = [call.get("function", {}).get("arguments", "") for call in turn.get("tool_calls") or []]
+        return "\n".join(t for t in (turn.get("content"), *calls) if isinstance(t, str)) if turn else None
+    if isinstance(reply.get("delta"), dict):  # Anthropic stream: content_block_delta
+        return reply["delta"].get("text")
+    if isinstance(reply.get("content"), list):  # Anthropic: text blocks, a tool's input
+        return "\n".join(b.get("text") or json.dumps(b.get("input", "")) for b in reply["content"] if isinstance(b, dict)
+                         and b.get("type") in ("text", "tool_use"))
+    if isinstance(reply.get("candidates"), list):  # Gemini: candidates[0].content.parts[].text
+        parts = ((reply["candidates"] or [{}])[0].get("content") or {}).get("parts") or []
+        return "\n".join(p.get("text", "") for p in parts if isinstance(p, dict))
+    if isinstance(reply.get("messages"), list):  # a conversation log: its last assistant turn
+        turns = [m.get("content") for m in reply["messages"] if isinstance(m, dict) and m.get("role") == "assistant"]
+        return turns[-1] if turns and isinstance(turns[-1], str) else None
+    return None
 
 
 YES_NO_WORDS = {"tak": "yes", "evet": "yes", "có": "yes", "да": "yes", "はい": "yes", "예": "yes", "네": "yes", "ναι": "yes", "ใช่": "yes",
@@ -132,7 +199,7 @@ _NEGATIVE_MARK = re.compile(r"[✗✘❌×]|^\s*(?:[-–—:|]\s*)?(?:incorrect|
                             r"falsch|errad[ao]|err[óo]ne[ao]|sbagliat[ao]|incorrect[ao]|incorrecte)\b"
                             r"|^\s*[-–—:|]\s*no\b", re.IGNORECASE)
 # The letter is marked as one ("(A)", "A.", "A:", "A -", "option A"): "A right shift ..." opens a sentence.
-_RATED_LINE = re.compile(r"^[ \t]*(?:[-*•+][ \t]*)?(?:\*\*)?(?:(?i:option[ \t]+)\(?([A-E])|\(([A-E])|([A-E])(?=\*{0,2}[ \t]*(?:[.:)\]|]|[-–—]\s|[✔✓✅☑✗✘❌×]|$)))"
+_RATED_LINE = re.compile(r"^[ \t]*(?:[-*•+◦▪▫‣⁃–·][ \t]*)?(?:\*\*)?(?:(?i:option[ \t]+)\(?([A-E])|\(([A-E])|([A-E])(?=\*{0,2}[ \t]*(?:[.:)\]|]|[-–—]\s|[✔✓✅☑✗✘❌×]|$)))"
                          r"(?![A-Za-z])\)?(?:\*\*)?[ \t]*[.:)\]]?(?:\*\*)?(.*)$")
 
 _COUNT = re.compile(r"\s*[-–—:|]?[^:=\n]{0,80}[:=]\s*\d+\s*(?:\(|$)")  # "A - yes: 3 (...)": a vote count
@@ -143,27 +210,29 @@ def _rated_lines(text: str) -> str:
     ones marked wrong are negations ("- B. Insulin ✗ reserved for ...", "| A | ... | ✅ |", "(C) — correct")."""
     out = []
     for line in text.splitlines():
-        row = re.match(r"^\s*\|\s*\(?([A-E])\)?\s*\|(.*)$", line)
-        match = row or _RATED_LINE.match(line)
+        row = re.match(r"^\s*\|\s*(?:\*\*)?\(?([A-E])\)?\s*\|(.*)$", line)
+        named = None if row else re.match(r"^\s*\|\s*(?:\*\*)?\(?([A-E])\)?[.)][ \t][^|\n]*\|(.*)$", line)  # "| A. Gallstones | .. | ✅ |"
+        match = row or named or _RATED_LINE.match(line)
         if match is None:
             out.append(line)
             continue
-        letter, rest = (match.group(1), match.group(2)) if row else (next(g for g in match.groups()[:3] if g), match.group(4))
+        letter, rest = (match.group(1), match.group(2)) if row or named else (next(g for g in match.groups()[:3] if g), match.group(4))
         plain = re.sub(r"\*+", "", rest)
+        kept = f"{line}\n" if named else ""  # a row that names its option stays in its table
         if _COUNT.match(plain):
             out.append(line)  # a count ("A - yes: 3 (...)"), not a rating
         elif _POSITIVE_MARK.search(plain) and not _NEGATIVE_MARK.search(plain):
-            out.append(f"{letter} is correct.\n{letter} {rest}")
+            out.append(f"{kept}{letter} is correct.\n{letter} {rest}" if not named else f"{kept}{letter} is correct.")
         elif _NEGATIVE_MARK.search(plain):
-            out.append(f"{letter} is wrong: {rest}")
+            out.append(f"{kept}{letter} is wrong: {rest}" if not named else f"{kept}{letter} is wrong.")
         else:
             out.append(line)
     return "\n".join(out)
 
 
 _JSON_TEXT = (r"(?:\s*,\s*\\*[\"'](?:answer_?text|option_?text|text)\\*[\"']\s*:\s*\\*[\"']([^\"'\\}\n]*)\\*[\"'])?")
-_JSON_ANSWER = re.compile(r"\\*[\"'](?:final_?answer|answer|choice|prediction|decision|final|selected(?:_option|_answer)?|"
-                          r"chosen(?:_option)?|final_choice|label|letter)\\*[\"']\s*:\s*\\*[\"']?([^\"'\\,}\n]*)\\*[\"']?"
+_JSON_ANSWER = re.compile(r"\\*[\"'](?:final_?answer|answer|choice|prediction|(?:final_?)?decision|final|selected(?:_option|_answer)?|"
+                          r"chosen(?:_option)?|final_choice|label|letter)\\*[\"']\s*:\s*(?![{\[])\\*[\"']?([^\"'\\,}\n]*)\\*[\"']?"
                           + _JSON_TEXT, re.IGNORECASE)
 _JSON_OPTION = re.compile(r"\\*[\"']option\\*[\"']\s*:\s*\\*[\"']?([^\"'\\,}\n]*)\\*[\"']?" + _JSON_TEXT, re.IGNORECASE)
 
@@ -174,6 +243,19 @@ def _json_answer(match: re.Match[str]) -> str:
     return f"\nFinal answer: ({said}) {text}\n" if re.fullmatch(r"[A-Za-z]", said) else f"\nFinal answer: {said} {text}\n"
 
 
+_FLAGGED = re.compile(r"\{[^{}]*?[\"'](?:correct|is_correct|selected|chosen)[\"']\s*:\s*true[^{}]*\}", re.IGNORECASE)
+_ITEM_KEY = re.compile(r"[\"'](?:letter|option|key|id)[\"']\s*:\s*[\"']([A-E])[\"']")
+
+
+def _flagged_option(text: str) -> str:
+    """A JSON list of the options with a flag on each ("correct": true / false): the flagged one is the answer."""
+    flagged = {letter for item in _FLAGGED.findall(text) for letter in _ITEM_KEY.findall(item)}
+    if not flagged:
+        return text
+    text = re.sub(r"([\"'])letter\1(?=\s*:)", r"\1item\1", text)  # each option's own "letter" is not an answer
+    return text + (f"\nFinal answer: {flagged.pop()}\n" if len(flagged) == 1 else "")
+
+
 def clean(text: str) -> str:
     """Plain words: markdown emphasis, headings, LaTeX wrappers and emoji marks removed; a box is a declaration."""
     text = text.translate(_CIRCLED_NUMBER_TABLE)  # before NFKC, which makes "④" a "4"
@@ -182,6 +264,7 @@ def clean(text: str) -> str:
     text = re.sub(r"\\boxed\s*\{([^{}]*)\}([ \t]*\([^()\n]{2,80}\))?", r"\nFinal answer: \1\2\n", text)  # "(text)" after it kept
     text = re.sub(r"<(answer|final_answer|final|choice|selected|selection)>\s*([^<]*?)\s*</\1>", r"\nFinal answer: \2\n", text,
                   flags=re.IGNORECASE)
+    text = _flagged_option(text)
     text, keyed = _JSON_ANSWER.subn(_json_answer, text)  # {"answer": "B", "answer_text": "..."}, a tool call's arguments
     text = text if keyed else _JSON_OPTION.sub(_json_answer, text)  # {"option": "B"}, unless options are only rated
     text = re.sub(r"^[ \t]*(?:letter|selected|selected_option|final_choice)[ \t]*:[ \t]*\(?([A-E])\)?[ \t]*$", r"Final answer: \1",
@@ -198,17 +281,20 @@ def clean(text: str) -> str:
     # "Agree: yes", "Talk: no": a vote on a report or on whether to speak, not an answer to a yes/no question
     text = re.sub(r"^[ \t]*(?:agree|talk|participate|continue)[ \t]*:[ \t]*(?:yes|no)\b[ \t,.;:—–-]*", "", text,
                   flags=re.IGNORECASE | re.MULTILINE)
-    text = re.sub(r"[✔✓✅☑]\uFE0F?[ \t]*(?:\*\*)?\(?([A-E])\b\)?(?![ \t]*\?)", r"\nAnswer: \1\n", text)  # not "✔ E? No"
+    text = re.sub(r"[✔✓✅☑👉]\uFE0F?[ \t]*(?:\*\*)?\(?([A-E])\b\)?(?![ \t]*\?)", r"\nAnswer: \1\n", text)  # not "✔ E? No"
     text = re.sub(r"\[\s*([A-E])\s*\](?!\()", r"(\1)", text)  # "[C]" as "(C)" (not a markdown link)
     text = re.sub(r"(?<![\w'’])['‘\"“]([A-Ea-e])['’\"”](?![\w'’]|\s*:)", r"(\1)", text)  # "Ans. is 'b'"; not a JSON key
     text = re.sub(r"[✗✘❌]\uFE0F?[ \t]*(?:\*\*)?\(?([A-E])\b\)?", r" \1 is wrong; ", text)
     text = yes_no_in_english(text)
     text = re.sub(r"\\[()\[\]]", " ", text)
     text = text.replace("$", " ")
+    text = re.sub(r"~~[^~\n]+~~", "", text)  # struck out: retracted
     text = re.sub(r"\*+|_{2,}|`+|~~", "", text)
-    text = re.sub(r"^[ \t]*(?:#+|>+|[-•*+][ \t]+(?=\S))[ \t]*", "", text, flags=re.MULTILINE)
+    text = re.sub(r"^[ \t]*(?:#+|>+|[-•*+◦▪▫‣⁃–·][ \t]+(?=\S))[ \t]*", "", text, flags=re.MULTILINE).replace("∴", "Therefore")
+    text = re.sub(r"(?<=[.!?])[ \t]*(?:[➡→⇒]|=>|-->?)[ \t]*(?=\(?[A-E]\)?[ \t]*[.!]?[ \t]*$)", "\n", text, flags=re.MULTILINE)
     text = re.sub(r"[ \t]*(?:[➡→⇒]|=>|-->?)[ \t]*(?=\(?[A-E]\)?[ \t]*[.!]?[ \t]*$)", ": ", text, flags=re.MULTILINE)  # "Final → C"
-    text = re.sub(r"[✅✔️☑❌✗✘➡→⇒]+", " ", text)
+    text = re.sub(r"[ \t]*[➡→⇒⟶]\uFE0F?[ \t]*", " -> ", text)
+    text = re.sub(r"[✅✔️☑❌✗✘]+", " ", text)
     return text.replace("\u00a0", " ")
 
 
@@ -240,7 +326,8 @@ _LABEL_BEFORE = re.compile(rf"(?:{FOREIGN_ANSWER})(?:\s*[:：]|\s+(?:es|est|é|i
 _NAME_LETTER = re.compile(
     r"\b(vitamins?|vitamin[ae]s?|hepatitis|hepatite|h[ée]patite|hep|type|tipo|class|clase|classe|grade|group|grupo|groupe|"
     r"factor|fator|facteur|stage|stade|estadio|phase|schedule|category|level|zone|protein|"
-    r"complex|cluster|plan|panel|figure|exhibit|influenza|blood\s+group|blood\s+type|HLA|Ig|strep|streptococcus)"
+    r"complex|cluster|plan|panel|figure|exhibit|influenza|blood\s+group|blood\s+type|HLA|Ig|strep|streptococcus|amphotericin|"
+    r"hemophilia|haemophilia|polymyxin|bacitracin|botulinum|toxin|antigen|kinase|receptor|hormone)"
     r"[ \t-]+([A-E])(?![\w'’])", re.IGNORECASE)
 
 
@@ -296,10 +383,13 @@ def spelling_regex(text: str) -> re.Pattern[str]:
     """The words of a normalised text, whole, also in British spelling ("oesophageal varices", "haemochromatosis")
     and under a drug's other name ("paracetamol overdose" for "acetaminophen overdose"). Cached compiled: option
     texts recur in every reply of a run, more of them than the re module's own cache holds."""
-    def word(w: str) -> str:
+    words = text.split(" ")
+    def word(at: int, w: str) -> str:
         names = [w, _OTHER_NAME[w]] if w in _OTHER_NAME else [w]
+        if at and _ROMAN_AFTER.fullmatch(f"{words[at - 1]} {w}"):
+            names.append(_ROMAN[w])  # "factor 8" for "factor viii"
         return "(?:" + "|".join(re.sub(r"(?<![ao])e", "[ao]?e", re.escape(name)) for name in names) + ")"
-    return re.compile(r"(?<![A-Za-z0-9_-])" + " ".join(word(w) for w in text.split(" ")) + r"(?![A-Za-z0-9_-])")
+    return re.compile(r"(?<![A-Za-z0-9_-])" + " ".join(word(at, w) for at, w in enumerate(words)) + r"(?![A-Za-z0-9_-])")
 
 
 @lru_cache(maxsize=4096)
@@ -359,7 +449,7 @@ def _abbreviates(short: str, option: str) -> bool:
     """`short` abbreviates `option`: each word in order gives its first letter and maybe a few more ("NAC",
     N-acetylcysteine; "TMP-SMX"; "CTPA"; "ACEi")."""
     letters = re.sub(r"[-/ ]+", "", short)
-    long = [w for w in re.split(r"[\s/–—-]+", option.lower()) if w and w not in _STOPWORDS]
+    long = [w for w in re.split(r"[\s/–—-]+", re.sub(r"\s*\([^()]*\)", "", option).lower()) if w and w not in _STOPWORDS]
     return len(letters) >= 2 and letters.isalnum() and sum(c.isupper() for c in letters) >= 2 and _initials(letters.lower(), long)
 
 
@@ -454,6 +544,6 @@ def tally(options: dict[str, str]) -> re.Pattern[str]:
 @lru_cache(maxsize=4096)
 def _tally(options: tuple[tuple[str, str], ...]) -> re.Pattern[str]:
     names = sorted({*(key for key, _ in options), *(text for _, text in options if text.strip())}, key=len, reverse=True)
-    return re.compile(rf"(?<![\w'’])\(?({'|'.join(map(re.escape, names))})\)?\s*[=:]\s*(\d+)\b(?!\s*(?:%|mg|mmol|mL|/))",
+    return re.compile(rf"(?<![\w'’])\(?({'|'.join(map(re.escape, names))})\)?\s*[=:]\s*(\d+)\b(?!\s*(?:%|mg|mmol|mL|/|[–-]\s*\d|\.\d))",
                       re.IGNORECASE)
 
