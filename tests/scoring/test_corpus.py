@@ -195,6 +195,15 @@ CORPORA = [HERE / "replies.jsonl", HERE / "replies_second.jsonl", HERE / "replie
 # rankings, scores and self-consistency votes) was first measured after that: 88.4% exact, 11 silent mis-grades, nine of
 # them an answer line that is not the option the reply's own probabilities or ranking put first (a conflict). The reply's
 # odds, scores or ranking are now weighed against its stated answer, and read when it states none.
+# `replies_thirtyfifth` (250, a thirty-fifth author: replies as they arrive through pipelines and transports: JSON chat
+# envelopes, event streams, escaped strings and log lines, HTML, LaTeX, invisible characters) was first measured after the
+# changes above: 79.2% exact, 11 silent mis-grades ("<b>Answer: C &mdash; Propylthiouracil</b>" read as C, a letter in a
+# chat envelope lost to escaped newlines, a TL;DR naming another option after the answer line, "Letrozole — B", a JSON
+# decision with a prose answer that contradicts it). Replies are now unwrapped from their transport before grading.
+# `replies_thirtysixth` (250, a thirty-sixth author: the frontier and open models of 2025-2026, with headings, tables of
+# options, TL;DR and bottom lines, gpt-oss channels) was first measured after part of those changes: 82.8% exact, 14 silent
+# mis-grades (a table ticking one option above an answer line naming another, declines read for the option they name,
+# "**No.**" opening a reply whose answer line says yes, a split "yes for men, no for women").
 KNOWLEDGE_ONLY = {("replies_twelfth.jsonl", "m0291"),  # a conflict that takes medical knowledge to see
                   ("replies_twentyeighth.jsonl", "y0127")}  # a conflict that takes a translation to see (Hindi text)
 # Silent mis-grades not yet read, each listed with why: the grader gives a letter where the author recorded another or none.
@@ -206,6 +215,13 @@ NOT_YET_READ = {
     ("replies_twentyseventh.jsonl", "z0127"),  # "Answer: (A)", then "Observation is also good. Observation.": A is read
     ("replies_thirtyfourth.jsonl", "j0080"),  # odds for two options only ("C at about 65%, B at 20%, the rest split")
     ("replies_thirtyfourth.jsonl", "j0166"),  # concludes on a paraphrase, then describes another option by name: it is read
+    ("replies_thirtyfifth.jsonl", "o0068"),  # reasoning concludes on A in words, then "\boxed{B}": B is read
+    ("replies_thirtysixth.jsonl", "l0080"),  # "Answer: B", then the body names C's karyotype as the diagnosis: B is read
+    ("replies_thirtysixth.jsonl", "l0105"),  # "Answer: D", then the body explains C as the reversal agent: D is read
+    ("replies_thirtysixth.jsonl", "l0110"),  # "the drug of choice ... is Liposomal Amphotericin B", then a list of others
+    ("replies_thirtysixth.jsonl", "l0117"),  # writes a practice question of its own, with its own "Answer: C"
+    ("replies_thirtysixth.jsonl", "l0175"),  # answers the previous question ("For that one, the answer is A")
+    ("replies_thirtysixth.jsonl", "l0185"),  # reasoning and body support C, the answer line says A: A is read
 }
 FLOORS = {"replies.jsonl": 0.99, "replies_second.jsonl": 0.99, "replies_third.jsonl": 0.98,
           "replies_blind.jsonl": 0.90, "replies_heldout.jsonl": 0.97, "replies_final.jsonl": 0.98,
@@ -222,7 +238,8 @@ FLOORS = {"replies.jsonl": 0.99, "replies_second.jsonl": 0.99, "replies_third.js
           "replies_twentysixth.jsonl": 0.97, "replies_twentyseventh.jsonl": 0.90,
           "replies_twentyeighth.jsonl": 0.95, "replies_twentyninth.jsonl": 0.94, "replies_thirtieth.jsonl": 0.97,
           "replies_thirtyfirst.jsonl": 0.98, "replies_thirtysecond.jsonl": 0.96,
-          "replies_thirtythird.jsonl": 0.95, "replies_thirtyfourth.jsonl": 0.94}
+          "replies_thirtythird.jsonl": 0.95, "replies_thirtyfourth.jsonl": 0.94,
+          "replies_thirtyfifth.jsonl": 0.94, "replies_thirtysixth.jsonl": 0.88}
 REASON_FLOOR = 0.88  # share of labelled no-answers given the labelled reason (authors differ at the edges)
 
 
