@@ -34,6 +34,12 @@ def semantic_in_conversation(triage: SemanticTriage, text: str, earlier: Sequenc
     emergency or a crisis it reads in a message holding a fixed figure of speech ("my mum will kill me",
     "mort de rire") stands only if the message still reads so without it (see figurative.py)."""
     verdict = _in_conversation(triage, text, earlier)
+    if verdict.intervention_type == "mental_health_crisis" and input_check.denies_or_resolved(text) \
+            and not input_check.crisis_signs(text):
+        # "I won't do anything stupid, I'm just sad", "ten years ago I tried to kill myself; today I'm well": the
+        # classifier reads the sadness or the words; the writer denies any intent or tells of a past recovered from,
+        # and no pattern finds a plan, a means or a farewell.
+        return InputCheck.none()
     figures = figures_of_speech(text) if verdict.intervention_type in CRITICAL_INTERVENTIONS else []
     if figures:
         literal = _in_conversation(triage, without_figures(text), earlier)

@@ -37,7 +37,7 @@ _FIGURES = [
     # es
     r"\b(?:mam[áa]|mama|madre|pap[áa]|padre|papás|papas|padres|jefe|jefa|profe|profesora?|hermana?)\b[^.!?\n]{0,20}?"
     r"\b(?:me|nos) (?:va|van|iba|iban) a (?:matar|asesinar)\b" + _IF,
-    r"\b(?:lo|la|los|las) voy a (?:matar|ahorcar)\b",
+    r"\b(?:lo|la|los|las) voy a (?:matar|ahorcar)\b|\bvoy a matar a mi (?:herman[oa]|prim[oa]|novi[oa]|roomie|compa)\b",
     r"\b(?:muero|muriendo|morir|morirme|muerto|muerta|mor[ií]|muere) de (?:la )?(?:risa|verg[üu]enza|hambre|sueño|calor|fr[ií]o|"
     r"aburrimiento|ganas|pena|sed)\b",
     r"\b(?:que )?me trag(?:ue|ara) la tierra\b|\btierra,? tr[aá]game\b",
@@ -56,6 +56,7 @@ _FIGURES = [
     r"(?:ه|ح|راح |رح |ب)?(?:ت|ي)?(?:موتني|قتلني|ذبحني)",
     r"(?:ميت|ميتة|مت|هموت|حموت|رح موت|راح اموت|بموت|أموت|اموت) (?:من|م) ?(?:ال)?(?:جوع|تعب|ضحك|برد|حر|ملل|نوم|خجل|كسوف)",
     r"(?:الأرض|الارض) (?:تنشق|انشقت) و(?:تبلعني|بلعتني)",
+    r"(?:هموت|حموت|هقتل|حقتل|رح اقتل|هدبح) (?:اخويا|أخويا|اختي|أختي|اخوي|أخوي|اخوتي)",  # a sibling who took one's shirt
     r"\b(?:mayet|mayta|meyet|meyta|hamot|ha2mot|bmoot|bamoot|rah moot|ra7 moot) (?:men|mn|min|mel|m) ?(?:el |al )?"
     r"(?:goo3|gou3|jo3|ju3|jou3|ta3ab|t3ab|da7k|de7k|dehk|bard|7ar|malal|nom|kesoof)\b",
     # hi (Devanagari and Latin letters)

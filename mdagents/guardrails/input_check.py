@@ -28,6 +28,9 @@ _PERSONAL, _PRESENT, _PAST, _GENERAL, _STATISTICS, _RECOVERED, _NOTHING_SAID, _T
     re.compile(p, _F) for p in (P.PERSONAL, P.PRESENT, P.PAST, P.GENERAL, P.STATISTICS, P.RECOVERED, P.NOTHING_SAID,
                                 P.TAKEN_BACK, P.ANIMAL, P.HUMAN))
 _CHRONIC = re.compile(P.CHRONIC, _F)
+_DENIED_INTENT, _NOT_ONE_OWN = re.compile(P.DENIED_INTENT, _F), re.compile(P.NOT_ONE_OWN, _F)
+_FOR_ME = re.compile(r"\b(?:asking|it'?s|is) for (?:me|myself)\b", _F)
+_FIRST_PERSON = re.compile(r"\b(?:i|i'?m|i'?ve|me|my|myself)\b", _F)
 _OVERDOSE_SAID = _compile(P.OVERDOSE_SAID)
 _OVERDOSE = _compile(P.OVERDOSE_TAKEN) + _EMERGENCY["overdose or poisoning"] + _OVERDOSE_SAID
 _ACKNOWLEDGEMENT = re.compile(P.ACKNOWLEDGEMENT, _F)
@@ -54,9 +57,9 @@ def _first(patterns: list[re.Pattern[str]], text: str) -> str | None:
     return None
 
 
-def _framed(text: str, statistics: bool = False) -> bool:
+def _framed(text: str, statistics: bool = False, past: bool = True) -> bool:
     """Whether `text` asks in general or tells of the past (or, with `statistics`, asks about rates)."""
-    return bool(_GENERAL.search(text) or _PAST.search(text) or (statistics and _STATISTICS.search(text)))
+    return bool(_GENERAL.search(text) or (past and _PAST.search(text)) or (statistics and _STATISTICS.search(text)))
 
 
 # A sentence ends, or a contrast starts a new clause ("in general I'm fine, but right now ...").
@@ -89,17 +92,18 @@ def _denied(text: str, hit: re.Match[str], *, emergency: bool = False) -> bool:
 
 
 def _said_now(pattern_lists: list[list[re.Pattern[str]]], text: str, statistics: bool = False, *,
-              emergency: bool = False) -> list[str | None]:
+              emergency: bool = False, dated: frozenset[int] = frozenset()) -> list[str | None]:
     """For each list of patterns, the first match said of now (or None). Whether the message as a whole
-    is said of now is worked out once, and only if something matched."""
+    is said of now is worked out once, and only if something matched. For the lists at the `dated` positions
+    a date in the message is the treatment's, and only a general question frames it."""
     whole: bool | None = None
     found: list[str | None] = []
-    for patterns in pattern_lists:
+    for at, patterns in enumerate(pattern_lists):
         hit = None
         for match in (m for p in patterns for m in p.finditer(text) if not _denied(text, m, emergency=emergency)):
             if whole is None:
                 whole = not _framed(text, statistics)
-            if whole or _told_now(text, match, statistics):
+            if whole or (at in dated and not _framed(text, statistics, past=False)) or _told_now(text, match, statistics):
                 hit = match.group(0)
                 break
         found.append(hit)
@@ -110,7 +114,8 @@ def emergency_signs(text: str) -> list[tuple[str, str]]:
     """(category, matched text) of every emergency sign described as happening now."""
     text = normalise(text)
     labels = [*_EMERGENCY, "emergency sign"]
-    hits = _said_now([*_EMERGENCY.values(), _EMERGENCY_OTHER], text, emergency=True)
+    hits = _said_now([*_EMERGENCY.values(), _EMERGENCY_OTHER], text, emergency=True,
+                     dated=frozenset(at for at, label in enumerate(_EMERGENCY) if label in P.DATED_BY_TREATMENT))
     found = [(label, hit) for label, hit in zip(labels, hits, strict=True) if hit]
     if found:
         return found
@@ -119,10 +124,31 @@ def emergency_signs(text: str) -> list[tuple[str, str]]:
 
 
 def crisis_signs(text: str) -> list[str]:
-    """What matched of the crisis patterns; the other languages' words only when said of someone now."""
+    """What matched of the crisis patterns; the other languages' words only when said of someone now. A crisis told
+    as one's own intent denied, as long past and recovered from, or of someone in general or in a story is not one."""
     text = normalise(text)
-    found = [m.group(0) for p in _CRISIS if (m := next((m for m in p.finditer(text) if not _denied(text, m)), None))]
-    return found + [hit for hit in _said_now([[p] for p in _CRISIS_OTHER_LANGUAGES], text, statistics=True) if hit]
+    found = [m.group(0) for p in _CRISIS
+             if (m := next((m for m in p.finditer(text) if not _denied(text, m) and not _not_a_crisis(text, m)), None))]
+    others = [hit for hit in _said_now([[p] for p in _CRISIS_OTHER_LANGUAGES], text, statistics=True) if hit]
+    return found + [hit for hit in others if not _not_a_crisis(text, next(re.finditer(re.escape(hit), text)))]
+
+
+def _not_a_crisis(text: str, hit: re.Match[str]) -> bool:
+    """The crisis words are denied in their sentence ("no tengo ideas de hacerme daño"), told of a past the writer
+    has recovered from ("five years ago I attempted suicide ... I'm doing really well now"), or said of someone in
+    general or of a story ("warning signs that someone might be thinking about suicide", "a novel where ...")."""
+    sentence = _sentence(text, hit)
+    own = _SENTENCE_END.split(hit.group(0))[0]
+    return bool(_DENIED_INTENT.search(sentence)
+                or (_PAST.search(sentence) and not _PRESENT.search(_RECOVERED.sub(" ", sentence)) and _RECOVERED.search(text))
+                or (_NOT_ONE_OWN.search(sentence) and not _FIRST_PERSON.search(own) and not _FOR_ME.search(text)))
+
+
+def denies_or_resolved(text: str) -> bool:
+    """The writer says outright they mean no harm to themselves ("no tengo ideas de hacerme daño", "我不会做傻事的"), or
+    tells of a past they have recovered from ("hace 10 años intenté suicidarme ... hoy estoy bien")."""
+    text = normalise(text)
+    return bool(_DENIED_INTENT.search(text) or (_PAST.search(text) and _RECOVERED.search(text)))
 
 
 def out_of_scope_signs(text: str) -> list[tuple[str, str]]:

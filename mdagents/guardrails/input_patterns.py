@@ -187,8 +187,73 @@ EMERGENCY: dict[str, list[str]] = {
     ],
 }
 
+# A fever said to be there (not "no fever", "sin fiebre", "不发烧"; not yellow fever or its vaccine).
+_FEVER = (r"(?<!no )(?<!sin )(?<!sem )(?<!pas de )(?<!sans )(?<!without )(?<!不)(?<!没)(?<!没有)"
+          r"(?:fever|temperature|\btemp\b|fi[èe]vre|fiebre|febre|发烧|发热|高烧|حرارة|حرارتي|حمى|سخونة|s5ana|skhana|bukhar|"
+          r"बुखार|shiver|rigors|chills|shak(?:es|ing)|frissons|escalofr|tirit|calafrio|寒战|رعشة|kaanp|कंपकंपी|katr3ed|"
+          r"\b(?:3[89]|40)[.,]\d\b(?!\s*(?:kg|cm|%|mm|ml)))"
+          r"(?!\s*(?:jaune|amarela|amarilla))(?<!yellow fever)")
+# Signs that are emergencies because of the illness or treatment they come with, told in any supported language. A
+# date in such a message dates the treatment ("transplanted two months ago, 39 of fever today"), not the sign.
+DATED_BY_TREATMENT = ("fever on chemotherapy or after a transplant", "missed dialysis")
+EMERGENCY.update({
+    # Fever during chemotherapy (neutropenic sepsis until shown otherwise) or after a transplant.
+    "fever on chemotherapy or after a transplant": [
+        r"(?:chemo|chimio|quimio|\bkimo|化疗|化療|كيماوي|كيميائي|كيماوى|chimyo|कीमो|r-chop|\bfec\b|docetaxel|docétaxel|carboplatin|"
+        r"cisplatin|transplant|trasplant|greff[ée]|移植|زراعة|زارع|زرع|ट्रांसप्लांट).{0,300}?" + _FEVER + r"|" + _FEVER +
+        r".{0,300}?(?:chemo|chimio|quimio|\bkimo|化疗|化療|كيماوي|كيميائي|chimyo|कीमो|transplant|trasplant|greff[ée]|移植|زراعة|"
+        r"زارع|زرع|ट्रांसप्लांट)",
+    ],
+    # An adrenaline auto-injector used: a reaction that needed it needs the emergency department, even if it helped.
+    "adrenaline auto-injector used": [
+        r"\b(?:used|gave|give|injected|jabbed|did|stuck|administered)\s+(?:\w+\s+){0,3}(?:epi-?pens?|auto-?injectors?|"
+        r"adrenaline pen|epinephrine pen|jext|anapen)\b|\b(?:epi-?pen|auto-?injector|anapen|jext)\b.{0,30}\b(?:used|given|"
+        r"in (?:his|her|my|the) (?:thigh|leg))\b",
+        r"\b(?:me puse|le puse|puse|us[ée]|inyect[ée]|apliqu[ée]|pusimos)\b.{0,20}(?:autoinyector|adrenalina|epipen|pluma)|"
+        r"\b(?:fait|mis|inject[ée]|utilis[ée])\b.{0,25}(?:anapen|epipen|stylo|auto-?injecteur|adr[ée]naline)|"
+        r"\b(?:apliquei|usei|dei|injetei|aplicamos)\b.{0,20}(?:caneta|epipen|adrenalina)",
+        r"(?:打了|用了|注射了).{0,6}肾上腺素|肾上腺素笔.{0,8}(?:打了|用了)|"
+        r"(?:ضربت|استخدمت|اديته|اديتها|حقنت|أعطيته|أعطيتها).{0,25}(?:epipen|إبي ?بن|ابي ?بن|القلم|الأدرينالين|ادرينالين)|"
+        r"\bepipen (?:laga|lagaya|lagayi|di|diya|de di)\b|(?:एपिपेन|एड्रेनालाईन).{0,15}(?:लगाया|लगा दिया|दिया)",
+    ],
+    # Dialysis missed, with breathlessness, an irregular heart or weakness (high potassium, fluid on the lungs).
+    "missed dialysis": [
+        r"^(?=.*(?:dialys|di[áa]lisis|dialise|hemodi[áa]lise|h[ée]modialyse|透析|غسيل|डायलिसिस))"
+        r"(?=.*(?:missed|skipped|rat[ée]|manqu[ée]|perd[íi]|falt[ée]|faltei|perdi|فوت|فاتت|فاتني|ما رحت|chhoot|chhut|छूट|"
+        r"miss ho|错过|没去|没做))(?=.*(?:breath|heart|palpit|weak|heavy|tingl|numb|confus|essouffl|c[œo]ur|rat[ée]s|lourde|"
+        r"fourmill|ahog|coraz[óo]n|falta de ar|cora[çc][ãa]o|fraqueza|心|喘|气短|无力|发麻|نفس|قلب|تقال|تنميل|saans|\bdil\b|दिल|"
+        r"साँस|सांस)).{1,20}",
+    ],
+    # Oxygen saturation under 90%.
+    "low oxygen": [
+        r"(?:\bsats?\b|saturation|satura[çc][ãa]o|saturaci[óo]n|spo2|sp02|oximeter|ox[íi]metro|oxym[èe]tre|\bo2\b|"
+        r"oxygen (?:level|sat\w*)|血氧|الأكسجين|أكسجين|ऑक्सीमीटर|ऑक्सीजन)\D{0,20}?\b[5-8]\d\b(?!\s*(?:-|–|to|a)\s*9\d)"
+        r"(?!\s*(?:bpm|/min|pulse|puls|lpm|l/min|litres|liters|years?|ans|años|anos|kg))",
+    ],
+})
+
 # Emergency signs in the other supported languages (matched without the English context rules).
 EMERGENCY_OTHER: list[str] = [
+    # Signs of the illness told with it: frothy pink sputum, ketones, fever with confusion, a diabetic who makes no sense
+    r"(?:pink|ros[ée]e?|rosad[ao]|\brosa\b|粉红|粉紅|وردي|gulabi|गुलाबी).{0,25}(?:froth|foam|espuma|mousse|spum|泡沫|رغوة|jhaag|झाग)|"
+    r"(?:froth|foam|espuma|mousse|泡沫|رغوة)\w*.{0,15}(?:pink|ros[ée]e?|rosad[ao]|粉红|وردي)",
+    r"(?:ketones?|c[ée]ton[ée]mie|cetonemia|cetonas?|酮体|血酮|كيتون|कीटोन)\D{0,25}(?:\b[2-9](?:[.,]\d+)?\b|high|[ée]lev|alt[ao]s?\b|高|عالي|مرتفع)",
+    r"(?:fiebre|fi[èe]vre|febre|发烧|高烧|发热|حرارة|حمى|bukhar|बुखार).{0,120}(?:confundid|desorientad|confus[ea]?\b|d[ée]sorient|"
+    r"coisa com coisa|糊涂|意识不清|胡言乱语|مش مركز|تايه|مشوش|samajh nahi aa|समझ नहीं आ रहा|होश नहीं)",
+    r"^(?=.*(?:insulin|insulina|diab[ée]t|a[çc][úu]car|gl[iy]c[ée]mi|glucos|sugar|血糖|胰岛素|السكر|انسولين|إنسولين|शुगर|इंसुलिन))"
+    r"(?=.*(?:sem sentido|coisa com coisa|n[ãa]o sabe quem|no sabe qui[ée]n|sin sentido|no reacciona|n'importe quoi|"
+    r"ne (?:me )?reconna[îi]t|incoh[ée]rent|胡言乱语|不认识|叫不醒|بيخرف|مش عارف(?:ني| مين)|ulta seedha|pehchaan nahi|पहचान नहीं)).{1,20}",
+    # Stroke in Arabic and Hindi as a relative describes it; the worst headache of one's life
+    r"(?:فم|فمه|فمها|وجهه|وجهها)\S*\s+(?:مائل|مايل|معوج|مال)|(?:لا|ما) (?:يستطيع|تستطيع|يقدر|تقدر) (?:رفع|يرفع|ترفع) "
+    r"(?:ذراع|يد|إيد)|(?:كلام|الكلمات|كلمات)\S*\s+(?:غير مفهوم|مش مفهوم)|मुँह.{0,20}(?:टेढ़ा|टेढा|तिरछा)|"
+    r"(?:दायाँ|बायाँ|दाया|बाया|दाहिना|एक) हाथ.{0,10}(?:उठ नहीं|सुन्न)|शब्द.{0,12}साफ़? नहीं",
+    r"(?:pire|plus (?:gros|fort|violent)) mal de t[êe]te de (?:ma|sa|toute (?:ma|sa)) vie|mal de t[êe]te.{0,30}(?:atroce|explos|"
+    r"coup de tonnerre)|peor dolor de cabeza de (?:mi|su) vida|pior dor de cabe[çc]a da (?:minha |sua )?vida|"
+    r"(?:一生中|这辈子)最(?:痛|疼|剧烈)的头痛|头(?:像)?(?:要)?(?:炸开|爆炸)|أسوأ صداع|zindagi ka sabse (?:tez|bura) (?:sir ?dard|sardard)|"
+    r"ज़िंदगी का सबसे (?:तेज़|बुरा) सिरदर्द",
+    # Arabizi: cannot breathe, throat closed, lips and tongue swelling
+    r"\bmesh (?:3arf[ae]?|2ader|2adra|a2dar|aadr[ae]) a?t?naff?es|\b(?:zore2i|zor2i|7al2i) (?:ma2fool|m2fool|2afel)|"
+    r"\b(?:shafayef\w*|lesan\w*)\b.{0,12}\b(?:betwarem|bitwarram|warma|wermet)",
     # fr
     r"douleur\w*.{0,25}(?:poitrine|thoracique)", r"(?:n'arrive pas|ne peux pas|ne peut pas|du mal) à respirer",
     r"visage.{0,20}(?:tombe|affaiss|paralys)", r"(?:perdu connaissance|évanoui|inconscient)", r"saigne\w* beaucoup",
@@ -261,8 +326,10 @@ EMERGENCY_OTHER: list[str] = [
     r"\b(?:keedanashak|keetnashak|kitnashak|keede ki dawa|pesticide)\b.{0,200}\b(?:ulti|chakkar|pasina|saa?ns|behosh)|"
     r"कीटनाशक.{0,200}(?:उल्टी|चक्कर|पसीना|सांस|साँस|बेहोश)",
     # Collapsed, not answering, breathing oddly
-    r"(?:il|elle) (?:ne )?r[ée]pond (?:plus|pas)\b|respire (?:presque (?:plus|pu)|bizarre)|"
-    r"no responde\b(?! (?:a|al|bien) )|respira (?:raro|con dificultad)|n[ãa]o responde\b(?! (?:a|ao|bem) )|"
+    r"(?:il|elle) (?:ne )?r[ée]pond (?:plus|pas)\b(?! (?:trop |vraiment |beaucoup )?(?:aux|[àa] mes|[àa] ses|au t[ée]l[ée]phone))|"
+    r"respire (?:presque (?:plus|pu)|bizarre)|"
+    r"no responde\b(?! (?:a|al|bien|los|mis|mensajes) )|respira (?:raro|con dificultad)|"
+    r"n[ãa]o responde\b(?! (?:a|ao|bem|direito|as|às|mensage\w*|no) )|"
     r"respira (?:estranho|com dificuldade)|叫(?:他|她|也)?没(?:有)?反应|怎么叫都|突然倒地|呼吸.{0,6}(?:奇怪|很怪|急促)|"
     r"(?:ما|مش|ما ب)(?: عم)? ?(?:ي|ب)?رد (?:علينا|علي|عليا)|لا يستجيب|\bjawab nahi de|जवाब नहीं दे रह|\bbol nahi (?:rahe|raha|rahi)\b|"
     r"\bsaa?ns atak|सांस अटक|साँस अटक",
@@ -338,7 +405,7 @@ EMERGENCY_OTHER: list[str] = [
     r"labios (?:morados|azules)|l[èe]vres (?:bleues|violettes)|l[áa]bios (?:roxos|azuis)|"
     r"(?:diab[ée]tique|insuline).{0,150}(?:je tremble|tremble de partout|je transpire|vois flou|vais m'?[ée]vanouir)|"
     r"血.{0,10}(?:往外喷|喷出来|止不住)|\bmu[nh]+ se jhaag|मु[ंँ]ह से झाग|"
-    r"嘴(?:也|都)?歪了|(?:تمها|تمه|فمها|فمه|بقها|بقه) (?:معوج|مايل)|\bne r[ée]pond plus\b|(?:bebeu|engoliu|tomou)\b.{0,20}\blix[íi]via|en carne viva",
+    r"嘴(?:也|都)?歪了|(?:تمها|تمه|فمها|فمه|بقها|بقه) (?:معوج|مايل)|\bne r[ée]pond plus\b(?! (?:trop |vraiment |beaucoup )?(?:aux|[àa] mes|[àa] ses|au t[ée]l[ée]phone))|(?:bebeu|engoliu|tomou)\b.{0,20}\blix[íi]via|en carne viva",
     # A vice or a weight on the chest, rising to the jaw or the left arm, with sweating
     r"[ée]tau\b.{0,25}poitrine|poitrine\b.{0,25}[ée]tau|(?:poitrine|thorax)\b.{0,80}(?:m[âa]choire|bras gauche).{0,80}(?:transpir|sueur)|"
     r"(?:prensa|losa|piedra|elefante)\b.{0,20}(?:en el|sobre el|en mi) pecho|pecho\b.{0,80}(?:mand[íi]bula|brazo izquierdo).{0,80}sud|"
@@ -436,7 +503,31 @@ CRISIS: list[str] = [
     r"\bnever wake up\b",
     r"\b(?:wish|want)\s+(?:i\s+(?:was|were)|to\s+be)\s+dead\b",
     r"\b(?:painless|easiest|quickest|fastest|best)\s+way\s+to\s+(?:die|kill)\b",
-    r"\b(?:how many|how much)\b.{0,50}\b(?:to\s+(?:overdose|die|kill)|lethal|fatal|to (?:just )?not wake up)\b",
+    r"\b(?:how many|how much)\b.{0,80}\b(?:to\s+(?:overdose|die|kill)|lethal|fatal|to (?:just )?not wake up)\b",
+    # A lethal amount asked in another language, not for a class
+    r"^(?!.*(?:exam|examen|prova|cours\b|clase|aula|faculdade|class\b|pharmacolog|farmacolog|考试|作业|امتحان|pariksha|परीक्षा))"
+    r".*(?:\bcu[áa]nt[oa]s?\b.{0,60}\b(?:mortal(?:es)?|letal(?:es)?|matan?|para morir)\b|\b(?:quant[oa]s?|qual a quantidade)\b"
+    r".{0,60}\b(?:mata|matam|mortal|letal|para morrer)\b|\bcombien\b.{0,60}\b(?:mortel(?:le)?s?|l[ée]tale?s?|pour mourir|tue)\b|"
+    r"多少.{0,15}(?:会死|能死|致死|致命|死人|死掉)|(?<![\u0600-\u06FF])كم(?![\u0600-\u06FF]).{0,40}(?:تقتل|يقتل|قاتل|قاتلة|للموت|تموت)|\bkam\b.{0,40}\b(?:bta2tol|"
+    r"btaktol|bt2tol|tektol|yemawet)|\bkitni\b.{0,40}\b(?:se mar|maut|marne)|कितनी.{0,40}(?:से मौत|से मर|जानलेवा))",
+    # A plan to take or inject all of one's medicines at once
+    r"\b(?:going to|gonna|will|i'?ll|plan to|planning to)\s+(?:take|drink|swallow|inject|use)\s+(?:the\s+)?(?:whole|all|every)\b"
+    r"(?!\s+(?:\w+\s+)?(?:course|day|week|month|year))|(?:je vais|vais) tout (?:prendre|avaler|boire|m'injecter)|"
+    r"je (?:me )?les (?:injecte|prends|avale) tou(?:s|tes)|tout prendre avec|(?:me las?|me los?) voy a (?:tomar|inyectar|meter) tod[oa]s|"
+    r"(?:voy a|me voy a) tomar(?:me)? todo|vou (?:tomar|aplicar|injetar) (?:tudo|todos|todas)|"
+    r"(?:要|打算|准备|想|会)把.{0,12}(?:全部|一次性|都|全)(?:吃|打|注射)|"
+    r"(?:سأتناولها|هاخدها|هشربها|هضرب|سآخذها|حاخدها|سأحقن).{0,30}(?:كلها|كله|كل الأقلام|مرة واحدة)|"
+    r"\b(?:sab|saari (?:goliyan|dawai))(?:\s+\w+){0,2}\s+(?:ek saath\s+)?(?:kha|le|laga) (?:lunga|lungi|loonga|loongi|lenge|dunga|dungi)\b|"
+    r"सब(?:\s+\S+){0,2}\s+एक साथ (?:खा|ले|लगा) (?:लूँगा|लूंगा|लूँगी|लूंगी|दूँगा|दूंगा|दूँगी)",
+    # Treatment stopped on purpose, to die
+    r"^(?=.*(?:\bdie\b|kill me|dead|death|suicide|morir|muerte|suicid|mourir|\bmort\b|morrer|死|موت|أرحل|انتحار|marna|maut|"
+    r"jaane ka|suicide|आत्महत्या|जाने का))(?=.*(?:(?:stopped|stopping|quit|skipping)\b.{0,60}\b(?:on purpose|deliberately)|"
+    r"(?:dej[ée]|suspend[íi]|par[ée]).{0,40}(?:a prop[óo]sito|adrede|aposta)|arr[êe]t[ée].{0,40}(?:expr[èe]s|volontairement)|"
+    r"(?:parei|suspendi).{0,40}(?:de prop[óo]sito|por querer)|故意.{0,6}停|故意不(?:吃|打)|"
+    r"(?:أوقفت|وقفت|بطلت|قطعت).{0,40}(?:بقصد|عمدا|عمدًا|عن قصد)|jaan ?boojh ?(?:ke|kar)\b.{0,60}\b(?:band|chhod)|"
+    r"जानबूझ(?:कर| के).{0,40}(?:बंद|छोड़))).{1,20}",
+    r"^(?=.*\b(?:bridge|roof|ledge|cliff|tracks|platform edge)\b).*\bnot (?:going|coming) (?:back )?home\b|"
+    r"(?:从|去).{0,8}(?:大桥|桥|楼顶|天台|楼上).{0,6}跳下去",
     r"^(?!.*\b(?:exam|class|course|pharmacology|ld50|lecture|textbook|homework|nursing school|med school)\b).*\blethal dose\b",
     r"\b(?:cutting|burning|hurting|harming|starving|hitting)\s+(?:myself|herself|himself|themselves)\b",
     r"\b(?:wants?|wanting|going|gonna|plans?|planning|about|tried|trying|decided)\s+to\s+(?:hurt|harm|cut|burn)\s+"
@@ -446,7 +537,8 @@ CRISIS: list[str] = [
     r"\bcutting\s+again\b|\b(?:been|started|keep|kept)\s+cutting\b(?!\s+(?:down|back|out|carbs|sugar|hair|my hair|the|it|"
     r"coupons|costs|\w+ out))",
     r"\bself[- ]?harm\w*\b.{0,20}\b(?:again|urge|started|been|can'?t stop)\b|\b(?:i|i'?ve|i have|she|he)\b.{0,20}(?<!used to )\bself[- ]?harm",
-    r"\b(?:want|wish|wanting)\w*\s+to\s+disappear\b(?!\s+(?:under|into)\s+(?:my|the)\s+(?:duvet|covers|blankets?|bed|sofa|couch))|\b(?:suicide|goodbye)\s+(?:note|letter)s?\b",
+    r"\b(?:want|wish|wanting)\w*\s+to\s+disappear\b(?!\s+(?:under|into)\s+(?:my|the)\s+(?:duvet|covers|blankets?|bed|sofa|couch)|"
+    r"\s+for (?:a|the|one|two|\d+) (?:week|weekend|day|few days|month|while|holiday))|\b(?:suicide|goodbye)\s+(?:note|letter)s?\b",
     r"\bjump\w*\s+(?:off|from|in front of)\s+(?:the|a|my)?\s*(?:bridge|building|roof|cliff|train|balcony)\b",
     r"\bcan'?t\s+go\s+on\b.{0,15}\b(?:anymore|any longer|like this|living)\b",
     r"\bwant\w*\s+(?:it all|everything|it)\s+to\s+(?:end|stop)\b",
@@ -795,6 +887,8 @@ EMERGENCY_SEVERITY: dict[str, str] = {
     "overdose or poisoning": "critical", "electric shock, heat stroke or carbon monoxide": "critical",
     "severe abdominal pain with fever or vomiting": "high", "diabetic emergency": "high", "severe burns": "high",
     "poisonous mushrooms or plants": "high", "dehydration in a baby": "high", "heart failure getting worse": "high",
+    "fever on chemotherapy or after a transplant": "critical", "adrenaline auto-injector used": "critical",
+    "missed dialysis": "critical", "low oxygen": "critical",
 }
 
 # Context: is it happening to someone, now?
@@ -809,11 +903,11 @@ PRESENT = (r"\b(?:right now|(?<!fine )(?<!okay )(?<!ok )(?<!better )(?<!well )(?
            r"agora|neste momento|desde|hoje|esta noite|"
            r"tout à l'heure|tout a l'heure|ce matin|cette nuit|vient de|viens de|il y a (?:une|deux|\d+) heures?|recién|recien|"
            r"acaba de|acabo de|hace (?:un rato|unos minutos|media hora|una hora)|acabou de|há pouco|ha pouco|abhi|aaj|aaj raat)\b|"
-           r"现在|刚才|刚刚|正在|今晚|今天|小时前|الآن|هلأ|هلق|الحين|دلوقتي|الليلة|من ساعة|من شوية|اليوم|من الصبح|من الصباح|"
+           r"现在|刚才|刚刚|正在|今晚|今天|小时前|分钟前|الآن|هلأ|هلق|الحين|دلوقتي|الليلة|من ساعة|من شوية|اليوم|من الصبح|من الصباح|"
            r"अभी|इस वक्त|आज|सुबह से|\bsubah se\b")
 PAST = (r"\b(?:last (?:year|month|week|spring|summer|winter|fall)|years? ago|months? ago|weeks? ago|in (?:19|20)\d\d|"
         r"(?:it'?ll be|it will be|it'?s been|it has been) (?:\d+|two|three|four|five|ten|twenty) years|"
-        r"history of|passed away|died|survived|recovered|used to|when i was (?:a )?(?:kid|child|young)|"
+        r"history of|passed away|died|survived|recovered|used to|when i was (?:a )?(?:kid|child|young|teen\w*|\d+)|"
         r"as a (?:kid|child|baby|toddler|teen\w*)|back in|"
         r"le mois dernier|l'an dernier|l'année dernière|il y a \d+ (?:ans|mois)|el mes pasado|el año pasado|"
         r"hace \d+ (?:años|meses)|en (?:19|20)\d\d|mês passado|ano passado|há \d+ (?:anos|meses)|em (?:19|20)\d\d)\b|"
@@ -826,16 +920,36 @@ PAST = (r"\b(?:last (?:year|month|week|spring|summer|winter|fall)|years? ago|mon
         r"上周|上次|الأسبوع الماضي|الاسبوع الماضي|(?:السنة|الشهر|الاسبوع) اللي فات(?:ت)?|"
         r"قبل \S+ (?:سنين|سنوات|شهور)|و(?:هي|هو) صغير|"
         r"साल पहले|महीने पहले|\bla semana pasada\b|\b(?:\d+ )?saal pehle\b|\bpichh?le (?:hafte|mahine|saal)\b|"
-        r"前年|(?:من|قبل) سنتين")
+        r"前年|(?:من|قبل) سنتين|في سنوات المراهقة|की उम्र में|के दिनों में")
 # "... and now I'm fine": a "now" that closes a past story ("two years ago I thought of ending it, today I'm great").
-RECOVERED = (r"\b(?:now i'?m (?:fine|ok|okay|good|better|well)|(?:totally |completely |been )?(?:fine|ok|okay|good|normal) (?:ever )?since|(?:been )?clean (?:for )?\d+ (?:years?|months?)(?: now)?|"
+RECOVERED = (r"\b(?:now i'?m (?:fine|ok|okay|good|better|well)|i'?m (?:doing )?(?:really |very |so )?(?:well|fine|good|great) now|"
+             r"(?:in|at) a (?:really |much |very )?(?:good|better|great|healthy) place|(?:totally |completely |been )?(?:fine|ok|okay|good|normal)(?: all (?:day|night|evening))? (?:ever )?since|(?:been )?clean (?:for )?\d+ (?:years?|months?)(?: now)?|"
              r"(?:it'?ll be|it will be|it'?s been|it has been) (?:\d+|two|three|four|five|ten|twenty) years(?: \w+){0,3} since|"  # an anniversary
              r"(?:hoje|agora) (?:eu )?(?:estou|t[ôo]|me sinto) (?:[óo]timo|[óo]tima|bem|melhor)|"
+             r"t[ôo] bem (?:faz|h[áa]) anos|hoy (?:\w+ ){0,4}estoy bien|me recuper[ée]|"
              r"(?:hoy|ahora) (?:ya )?(?:estoy|me siento) (?:bien|mejor)|"
              r"(?:aujourd'hui|maintenant) (?:je vais|[çc]a va|je suis|je me sens) (?:bien|mieux)|"
              r"ab (?:[a-z]+ ){0,4}(?:theek|thik|accha|achha) (?:hu|hoon|hun|ho gaya|ho gayi))\b|"
              r"现在(?:已经)?(?:走出来了|好了|没事了|好多了)|(?:هلأ|هلق|دلوقتي|الحين) الحمد ?لله|الحمد ?لله (?:منيح|كويس|بخير)|"
-             r"अब (?:\S+ ){0,4}(?:ठीक|अच्छा) (?:हूँ|हूं|हू)")
+             r"अब (?:\S+ ){0,6}(?:ठीक|अच्छा|अच्छी) (?:हूँ|हूं|हू)|अच्छी हालत में हूँ|(?:وأنا|وانا|أنا) بخير|توقفت منذ")
+# Intent to harm oneself denied outright: "no tengo ideas de hacerme daño", "我没有想不开", "main koi galat kadam nahi uthaungi".
+DENIED_INTENT = (r"\b(?:i'?m|i am) not (?:suicidal|going to (?:hurt|harm|kill) myself|going to do anything (?:stupid|silly))|"
+                 r"\bno (?:thoughts|ideas?|intention|plans?) (?:of|about) (?:hurting|harming|killing) myself|"
+                 r"\bi (?:won'?t|will not|would never) (?:do anything (?:stupid|silly)|hurt myself|harm myself)|"
+                 r"no tengo (?:ideas|pensamientos|intenci[óo]n) de (?:hacerme da[ñn]o|matarme|suicid)|"
+                 r"no (?:voy a|pienso) (?:hacer ninguna (?:tonter[íi]a|locura)|hacerme da[ñn]o)|"
+                 r"je ne (?:vais|compte) (?:pas|rien) (?:faire de b[êe]tise|me faire du mal)|(?:aucune|pas d')id[ée]es? "
+                 r"(?:noires|suicidaires|de me faire du mal)|je ne suis pas suicidaire|n[ãa]o (?:tenho|penso em) (?:ideias?|pensamentos?) "
+                 r"de (?:me machucar|me matar|suic)|n[ãa]o vou fazer (?:nenhuma )?(?:besteira|bobagem)|"
+                 r"(?:没有|不会)(?:想不开|做傻事|伤害自己)|没有(?:伤害自己|自杀)的(?:念头|想法)|"
+                 r"(?:مش|لن|ما) (?:هعمل|أعمل|رح اعمل) (?:حاجة|شي) (?:غلط|غبية)|(?:ليس|ما) (?:لدي|عندي) (?:أفكار|نية) (?:لإيذاء|للانتحار)|"
+                 r"\b(?:koi )?galat kadam nahi?n? (?:uthaung[ia]|uthaunga)|खुद को नुकसान पहुँचाने (?:जैसा )?कोई (?:ख़याल|ख्याल|विचार) नहीं|"
+                 r"कोई गलत कदम नहीं")
+# A crisis word said in general or of a story: "warning signs that someone might be thinking about
+# suicide", "a novel where the narrator's brother dies by suicide".
+NOT_ONE_OWN = (r"(?:\b(?:characters?|narrator|protagonist|novel|"
+               r"script|screenplay|film|movie|lyrics|warning signs|roman|novela|romance|personnage|personaje|personagem)\b|"
+               r"小说|诗|作家|رواية|उपन्यास)")
 # An animal the sign happens to: "bakri ko saanp ne kaata", "mi perro se comió el veneno" (animals are not patients here;
 # a person named beside it, "the dog bit my son", keeps the sign).
 ANIMAL = (r"\b(?:cows?|goats?|dogs?|pupp(?:y|ies)|cats?|kittens?|horses?|sheep|lambs?|pigs?|chickens?|hens?|buffalo|cattle|"
