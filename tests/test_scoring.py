@@ -534,3 +534,35 @@ def test_replies_in_their_transport_and_markup(reply: str, expected: str | None,
 def test_yes_no_openings_splits_and_structured_decisions(reply: str, expected: str | None, reason: str | None) -> None:
     reading = read_answer(reply, YES_NO)
     assert (reading.letter, reading.reason) == (expected, reason)
+
+
+HYPO = {"A": "Hypokalemia", "B": "Hyperkalemia", "C": "Hypocalcemia", "D": "Hypernatremia"}
+
+
+@pytest.mark.parametrize(("reply", "expected", "reason"), [
+    ('Thought: the ECG shows U waves.\nAction: submit_answer(option="A")', "A", None),
+    ("Thought: peaked T waves.\nFinish[B]", "B", None),
+    ("<INFO> C", "C", None),
+    ('RunResult.final_output: "A"\n\nLast agent: hypokalemia, so my final answer is B.', None, "conflict"),
+    ('{"votes": [{"agent": "a", "choice": "B"}, {"agent": "b", "choice": "A"}], "final": "B"}', "B", None),
+    ('{"final": {"letter": "C", "text": "Hypocalcemia"}}', "C", None),
+    ("FINAL_ANSWER: A\n\nRationale: U waves and weakness.", "A", None),
+    ("Votes: A 1, B 3.\nWinner: B (3/4)", "B", None),
+    ("Agent 1: peaked T waves.\nAgent 2: agreed.\n\nFinal answer: B\n\nTERMINATE", "B", None),
+    ("## Final Answer:\nThe answer has been submitted via the Submit Answer tool.\n\nTool input: {\"letter\": \"A\"}", "A", None),
+    ("So the answer is hyperkalaemia.", "B", None),
+    ("The reading is hypomagnesemia.", None, "none"),  # not hypernatremia or hypokalemia misspelt
+    ("**Final decision: A**\n\nU waves and weakness on the ECG.\n\nB) Hyperkalemia", None, "conflict"),
+])
+def test_agent_frameworks_and_look_alike_words(reply: str, expected: str | None, reason: str | None) -> None:
+    reading = read_answer(reply, HYPO)
+    assert (reading.letter, reading.reason) == (expected, reason)
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("### Final decision: No\n\nThe trial shows fewer cases. Therefore yes, it prevents them.", None),
+    ("The abstract reports fewer infections with the probiotic.\n\nTherefore yes, it prevents them.", "A"),
+    ("Planner: decide the answer and map the conclusion to yes/no/maybe.", None),
+])
+def test_a_yes_no_conclusion_and_the_choices_listed(reply: str, expected: str | None) -> None:
+    assert read_answer(reply, YES_NO).letter == expected

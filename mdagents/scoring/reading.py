@@ -253,6 +253,10 @@ def _decide(found: list[Statement], body: str, options: dict[str, str], *, trunc
                and s.value != final.value and not REVISION.search(body, s.end, final.at) for s in found):
             return CONFLICT  # "Answer: (B)", "the best answer here is (A)", then "Answer: (B)" again
     if not contract:
+        later = {s.value for s in found if s.at > final.at and s.value in options and s.value != final.value
+                 and not re.match(r"\s*(?:\d+[.)]|[-*•])\s", body[body.rfind("\n", 0, max(min(s.at, len(body)) - 1, 0)) + 1:])}
+        if final.kind == STRONG and later and final.value in options and not REVISION.search(body, max(final.at, 0)):
+            return CONFLICT  # "Final decision: No", then "Therefore yes, probiotics prevent it."
         return AMBIGUOUS if final.value in (*options, NONE) and UNDECIDED.search(body, max(final.at, 0)) else final.value
     tail = body[final.at:].split("\n", 1)[1] if "\n" in body[final.at:] else ""
     if not tail.strip():

@@ -26,10 +26,10 @@ from mdagents.scoring.text import (
 AMBIGUOUS, CONFLICT, REFUSED, UNREAD = "ambiguous", "conflict", "refused", "none"
 CONTRACT, STRONG, WEAK = "contract", "strong", "weak"  # statement kinds, the most binding first
 
-_LINE = re.compile(r"^[ \t]*(?:(?:final|revised|updated|corrected|new)\s+)?(?:(?:correct|best)\s+)?(?:answer|ans|"
+_LINE = re.compile(r"^[ \t]*(?:(?:final|revised|updated|corrected|new)[\s_]+)?(?:(?:correct|best)\s+)?(?:answer|ans|"
                    + FOREIGN_ANSWER + r")[ \t]*(?:is[ \t]*)?(?:[:：=]|[-–—](?=[ \t]))[ \t]*(?P<value>.*)$", re.IGNORECASE | re.MULTILINE)
 _STRONG = [
-    r"(?:final|correct|best|better|right|true|preferred|agreed|most\s+(?:likely|appropriate|accurate|correct))\s+"
+    r"(?:final|correct|best|better|right|true|preferred|agreed|most\s+(?:likely|appropriate|accurate|correct))\s+(?:initial\s+|next\s+)?"
     r"(?:answer|option|choice|response|selection|call|pick|move|diagnos[ie]s)s?",
     r"(?:final|team|panel|group|experts?|experts['’]|mdt|committee|board|moderator['’]?s?|consensus|majority)"
     r"(?:['’]s)?\s+(?:decision|verdict|conclusion|consensus|answer|choice|recommendation|vote|pick|opinion)",
@@ -57,7 +57,7 @@ _STRONG = [
     r"(?:most\s+)?(?:defensible|supported|appropriate|fitting)\s+(?:label|answer|option|choice)",
     r"(?m:(?:^|(?<=[.!?]\s))[ \t]*(?:choice|option|decision|selected|selection|pick|verdict|conclusion(?:\s+from\s+my\s+side)?|conclus[ãa]o|conclusión|结论|結論|결론|vote|final|correction|corrected|edit|"
     r"(?:most\s+likely\s+|final\s+|working\s+)?diagnos[ie]s|diagn[oó]stico|most\s+likely|next|"
-    r"update[sd]?|revised|revision|tl;?\s?dr|bottom\s+line)(?=[ \t]*(?:[:=：]|[-–—][ \t])))",
+    r"update[sd]?|revised|revision|tl;?\s?dr|bottom\s+line|task\s+output|solution|winner)(?=[ \t]*(?:[:=：]|[-–—][ \t])))",
     FOREIGN_ANSWER, r"selected|selection|chosen|(?-i:pick)",  # not "Pick disease"
     r"(?:let['’]?s\s+)?go(?:ing)?\s+with", r"it['’]?s(?=\s*\(?[A-Za-z]\)?\s*(?:[.!]|$|[-–—]\s))",
 ]
@@ -73,7 +73,7 @@ _FILLER = re.compile(
     re.IGNORECASE)
 HYPOTHETICAL = re.compile(
     r"\b(?:if|unless|might|may|could|tempting|(?:some|many|most)\s+(?:might|would|may)|one\s+might|others?\s+(?:might|"
-    r"may|would)|wrongly|incorrectly|whether|were|otherwise|else|initial(?:ly)?|draft|original|preliminary|tentative|"
+    r"may|would)|wrongly|incorrectly|whether|were|otherwise|else|(?<!best\s)initial(?:ly)?|draft|original|preliminary|tentative|"
     r"earlier|previous(?:ly)?|prior|original(?:ly)?|"
     r"suggest\w*|propos\w*|depending\s+on|would\s+(?:also\s+)?be\s+a\s+poor|(?:wrong|incorrect|a\s+mistake)\s+to|at\s+first\s+glance)\b(?:[^.!?;\n]|\.\d)*$", re.IGNORECASE)
 # Another party as the subject just before an answer marker: what the report, an expert or a colleague said.
@@ -170,6 +170,8 @@ def value(text: str, options: dict[str, str], *, whole: bool = False, loose: boo
     `label`: the text follows a label and a colon ("Diagnosis: frozen shoulder (B)"), so a letter may close it."""
     keys = {key.upper(): key for key in options}
     if {v.lower() for v in options.values()} <= {"yes", "no", "maybe"}:
+        if re.match(r"\s*(?:yes|no|maybe)\s*(?:/|,\s*(?:or\s+)?|\s+or\s+)(?:yes|no|maybe)\b", text, re.IGNORECASE):
+            return AMBIGUOUS  # "yes/no/maybe", "yes, no, or maybe": the choices, not one
         if SPLIT_YES_NO.search(re.split(r"[.!?\n]", text.lstrip(" \"“'"), maxsplit=1)[0]):
             return AMBIGUOUS  # "the honest answer is "yes for men, no for women.""
         text = opening_yes_no(text)  # "结论：否", "Cevap: belki"
@@ -355,6 +357,8 @@ def _answer_lines(body: str, options: dict[str, str]) -> list[Statement]:
             if not text or _LINE.match(text):
                 continue  # nothing after it: the reply stopped there
         text = re.sub(r"^(?:the\s+)?(?:final\s+|correct\s+|best\s+)?answer\s+is\s*:?\s*", "", text, flags=re.IGNORECASE)
+        if re.search(r"\b(?:has been|was|were) (?:submitted|recorded|sent|logged)\b|\b(?:see|as) above\b", text, re.IGNORECASE):
+            continue  # "Final Answer: The answer has been submitted via the tool.": the answer is elsewhere
         said = value(text, options, whole=True)  # "Final Answer: The final answer is D."
         if said is not None:
             lines.append(Statement(match.start(), CONTRACT, said, match.start("value")))
@@ -452,10 +456,18 @@ def _edges(body: str, options: dict[str, str]) -> list[Statement]:
             found.append(Statement(len(body), WEAK, said))
             break
     else:
-        said = _closing_phrase(lines[-1], options)
+        said = _closing_phrase(lines[-1], options) or _concluded_yes_no(lines[-1], options)
         if said is not None:
             found.append(Statement(len(body), WEAK, said))
     return found
+
+
+def _concluded_yes_no(line: str, options: dict[str, str]) -> str | None:
+    """A yes/no question answered by the reply's closing sentence: "Therefore yes, probiotics prevent it."."""
+    yes_no = {v.strip().lower(): k for k, v in options.items() if v.strip().lower() in ("yes", "no", "maybe")}
+    said = re.match(r"\s*(?:so|therefore|thus|hence|overall|in\s+(?:short|conclusion|summary))\s*,?\s*(yes|no|maybe)\b(?!\s*(?:/|or\b))",
+                    re.split(r"(?<=[.!?])\s+", line.strip())[-1], re.IGNORECASE)
+    return yes_no.get(said.group(1).lower()) if said and len(yes_no) == 3 else None
 
 
 _REMARK = re.compile(r"\s*\((?![^()]*\b(?:also|or|if|might|may|could|but|unless|though|although|maybe|perhaps|possibly)\b)"

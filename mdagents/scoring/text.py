@@ -232,9 +232,12 @@ def _rated_lines(text: str) -> str:
 
 _JSON_TEXT = (r"(?:\s*,\s*\\*[\"'](?:answer_?text|option_?text|text)\\*[\"']\s*:\s*\\*[\"']([^\"'\\}\n]*)\\*[\"'])?")
 _JSON_ANSWER = re.compile(r"\\*[\"'](?:final_?answer|answer|choice|prediction|(?:final_?)?decision|final|selected(?:_option|_answer)?|"
-                          r"chosen(?:_option)?|final_choice|label|letter)\\*[\"']\s*:\s*(?![{\[])\\*[\"']?([^\"'\\,}\n]*)\\*[\"']?"
+                          r"chosen(?:_option)?|final_choice|final_output|label|letter)\\*[\"']\s*:(?!\s*[{\[])\s*\\*[\"']?([^\"'\\,}\n]*)\\*[\"']?"
                           + _JSON_TEXT, re.IGNORECASE)
 _JSON_OPTION = re.compile(r"\\*[\"']option\\*[\"']\s*:\s*\\*[\"']?([^\"'\\,}\n]*)\\*[\"']?" + _JSON_TEXT, re.IGNORECASE)
+
+
+_FINAL_KEY = re.compile(r"[\"'](?:final|final_?answer|final_?decision|final_?choice|final_output|decision)[\"']\s*:", re.IGNORECASE)
 
 
 def _json_answer(match: re.Match[str]) -> str:
@@ -265,7 +268,15 @@ def clean(text: str) -> str:
     text = re.sub(r"<(answer|final_answer|final|choice|selected|selection)>\s*([^<]*?)\s*</\1>", r"\nFinal answer: \2\n", text,
                   flags=re.IGNORECASE)
     text = _flagged_option(text)
-    text, keyed = _JSON_ANSWER.subn(_json_answer, text)  # {"answer": "B", "answer_text": "..."}, a tool call's arguments
+    text = re.sub(r"\b(?:submit_answer|final_answer|finish|submit)\s*[(\[]\s*(?:\w+\s*=\s*)?[\"']?([A-Ea-e]|yes|no|maybe)[\"']?\s*[)\]]|"
+                  r"<INFO>\s*([A-E]|yes|no|maybe)\b|\b(?:final_output|final_answer)\s*[=:]\s*[\"']([A-E]|yes|no|maybe)[\"']",
+                  lambda m: f"\nFinal answer: {next(g for g in m.groups() if g)}\n", text, flags=re.IGNORECASE)
+    text = re.sub(r"\s*\b(?:TERMINATE|APPROVE)\W*\Z", "", text)  # an agent framework's end-of-chat token
+    if _FINAL_KEY.search(text):  # {"votes": [{"choice": "D"}, {"choice": "A"}], "final": "D"}: the final one answers
+        text = _JSON_ANSWER.sub(lambda m: _json_answer(m) if _FINAL_KEY.match(m.group(0)) else m.group(0).replace(":", " ="), text)
+        keyed = 1
+    else:
+        text, keyed = _JSON_ANSWER.subn(_json_answer, text)  # {"answer": "B", "answer_text": "..."}, a tool call's arguments
     text = text if keyed else _JSON_OPTION.sub(_json_answer, text)  # {"option": "B"}, unless options are only rated
     text = re.sub(r"^[ \t]*(?:letter|selected|selected_option|final_choice)[ \t]*:[ \t]*\(?([A-E])\)?[ \t]*$", r"Final answer: \1",
                   text, flags=re.MULTILINE)  # YAML: "final_answer:\n  letter: A"
@@ -441,7 +452,13 @@ def words(text: str) -> tuple[str, ...]:
     return tuple(w for w in tokens(text) if w not in _STOPWORDS)
 
 
+# Words that differ by a prefix or a letter and mean opposite or different things: never "the same word misspelt".
+_CONTRASTS = (("hypo", "hyper"), ("intra", "extra"), ("rubeol", "rubell"), ("pre", "post"), ("sub", "supra"))
+
+
 def _close(a: str, b: str) -> bool:
+    if a != b and any({a[:len(x)], b[:len(y)]} == {x, y} or {a[:len(y)], b[:len(x)]} == {x, y} for x, y in _CONTRASTS):
+        return False
     return a == b or (min(len(a), len(b)) >= 5 and difflib.SequenceMatcher(None, a, b).ratio() >= 0.8)
 
 
@@ -521,6 +538,8 @@ def options_meant(fragment: str, options: dict[str, str]) -> set[str]:
 
 def _misspelt(a: str, b: str) -> bool:
     """The same long word misspelt or cut short ("appendisitis", "transplant" for "transplantation")."""
+    if not _close(a, b) and a != b and difflib.SequenceMatcher(None, a, b).ratio() >= 0.8:
+        return False  # a contrast: "hypokalemia" is not "hyperkalemia" misspelt
     short, long = sorted((a, b), key=len)
     return a == b or (len(short) >= 7 and (long.startswith(short) or difflib.SequenceMatcher(None, a, b).ratio() >= 0.85))
 

@@ -204,11 +204,16 @@ CORPORA = [HERE / "replies.jsonl", HERE / "replies_second.jsonl", HERE / "replie
 # options, TL;DR and bottom lines, gpt-oss channels) was first measured after part of those changes: 82.8% exact, 14 silent
 # mis-grades (a table ticking one option above an answer line naming another, declines read for the option they name,
 # "**No.**" opening a reply whose answer line says yes, a split "yes for men, no for women").
+# `replies_thirtyseventh` (250, a thirty-seventh author: multi-agent and agent frameworks, AutoGen, CrewAI, LangGraph,
+# smolagents, with tool calls, handoffs and "TERMINATE") was first measured after all of that: 81.6% exact, 5 silent
+# mis-grades ("rubeola" read as rubella, a run's final_output and its last agent's message naming different options, a
+# "Final decision: No" heading then "Therefore yes"). Function-call answers (submit_answer(option="A"), Finish[B]), a
+# JSON "final" key over each agent's "choice", "Winner:" and "Solution:" labels and look-alike words (hypo-/hyper-,
+# rubeola/rubella) are read now.
 KNOWLEDGE_ONLY = {("replies_twelfth.jsonl", "m0291"),  # a conflict that takes medical knowledge to see
                   ("replies_twentyeighth.jsonl", "y0127")}  # a conflict that takes a translation to see (Hindi text)
 # Silent mis-grades not yet read, each listed with why: the grader gives a letter where the author recorded another or none.
 NOT_YET_READ = {
-    ("replies_twentyfourth.jsonl", "u0059"),  # "A. wait no, A is the one that causes it ... B." on one line: A is read
     ("replies_twentyfourth.jsonl", "u0060"),  # cut by the token limit while listing options: the last named is read
     ("replies_twentyfourth.jsonl", "u0090"),  # names concepts of several options and concludes nothing: one is read
     ("replies_twentyseventh.jsonl", "z0039"),  # a message arguing against options, its last sentence one of them: it is read
@@ -239,7 +244,7 @@ FLOORS = {"replies.jsonl": 0.99, "replies_second.jsonl": 0.99, "replies_third.js
           "replies_twentyeighth.jsonl": 0.95, "replies_twentyninth.jsonl": 0.94, "replies_thirtieth.jsonl": 0.97,
           "replies_thirtyfirst.jsonl": 0.98, "replies_thirtysecond.jsonl": 0.96,
           "replies_thirtythird.jsonl": 0.95, "replies_thirtyfourth.jsonl": 0.94,
-          "replies_thirtyfifth.jsonl": 0.94, "replies_thirtysixth.jsonl": 0.88}
+          "replies_thirtyfifth.jsonl": 0.94, "replies_thirtysixth.jsonl": 0.88, "replies_thirtyseventh.jsonl": 0.85}
 REASON_FLOOR = 0.88  # share of labelled no-answers given the labelled reason (authors differ at the edges)
 
 
