@@ -108,6 +108,26 @@ EMERGENCY: dict[str, list[str]] = {
     "dehydration in a baby": [
         r"\b(?:no|not had a|hasn'?t had a|hasnt had a)\s+wet\s+(?:nappy|nappies|diapers?)\b|\bsunken\b.{0,20}"
         r"\b(?:soft spot|fontanel\w*)\b|\b(?:soft spot|fontanel\w*)\b.{0,20}\bsunken\b",
+        r"\btaalu\b.{0,20}\b(?:dhans|andar)|तालू.{0,20}(?:धँस|धंस|अंदर)|fontanelle? (?:creus|afundad|hundid)|(?:moleira|mollera) "
+        r"(?:afundad|hundid)|囟门.{0,4}(?:凹|陷)|اليافوخ.{0,10}(?:غاطس|نازل|منخفض)",
+    ],
+    # Waters broken before term; headache with flashing lights or blurred sight in pregnancy (pre-eclampsia)
+    "waters broken or pre-eclampsia in pregnancy": [
+        r"\bwaters? (?:just )?(?:went|broke|have gone|has gone|breaking)\b|\bbolsa (?:estourou|rompeu|rompi)|rompi (?:la )?fuente|"
+        r"se me rompi[óo] la fuente|perdu les eaux|poche des eaux (?:a |s'est )?(?:perc|romp|cass)|破水|羊水破|"
+        r"كيس الماء|(?:نزل|نزلت) (?:مني )?(?:فجأة )?(?:ماء|مية|موية) (?:كثير|كتير)|paani ki thaili (?:phat|foot)|पानी की थैली (?:फट|फूट)",
+        r"^(?=.*(?:pregnan|embarazada|enceinte|gr[áa]vida|gestante|怀孕|孕|حامل|الحمل|garbhvati|गर्भवती|\b\d{2}\s*(?:weeks|semanas|"
+        r"semaines|sa)\b))(?=.*(?:headache|head ache|dolor de cabeza|mal (?:de|à la) t[êe]te|dor de cabe[çc]a|头痛|头疼|صداع|وجع راس|"
+        r"sir ?dard|सिरदर्द|सिर दर्द)).*(?:blurr|flash|sparkl|seeing (?:stars|spots|lights)|visi[óo]n borrosa|lucecitas|"
+        r"vision floue|(?:des )?mouches|[ée]toiles|vista emba[çc]ada|pontos (?:brilhantes|de luz)|看不清|视力模糊|冒金星|闪光|"
+        r"غباش|أضواء|اضواء|dhundhla|धुंधला|chamak)",
+    ],
+    # A baby under three months with a fever
+    "fever in a young baby": [
+        r"(?:\b(?:[1-9]|1[01])[ -]?(?:weeks?|wks?|semanas|semaines|sem|hafte)\b|\b[12][ -]?(?:mois|meses|months?|mahine|mahina)\b|"
+        r"(?:刚满月|满月|[一两]个月大?|[12]个月大?)|(?:عمره|عمرها) (?:شهر|شهرين|أسبوع|اسبوعين)|\b(?:newborn|nouveau-n[ée]|reci[ée]n nacid[oa]|"
+        r"rec[ée]m-nascid[oa])).{0,220}?(?:\b3[89](?:[.,]\d)?\s*(?:°|c\b|º|de (?:fiebre|febre|fi[èe]vre))|fever|fi[èe]vre|fiebre|febre|"
+        r"发烧|发热|حرارة|حرارته|حرارتها|bukhar|बुखार|\b3[89][.,]\d\b)",
     ],
     "anaphylaxis": [
         r"\b(?:throat|tongue|lips?|face|mouth)\b.{0,30}\b(?:swell\w*|swollen|closing|closed up|tight)\b",
@@ -234,6 +254,10 @@ EMERGENCY.update({
 
 # Emergency signs in the other supported languages (matched without the English context rules).
 EMERGENCY_OTHER: list[str] = [
+    # A button battery missing near a small child
+    r"(?:pilita|pila|button (?:cell|battery)|bater[íi]a|pile(?: bouton)?|bateria|纽扣电池|电池|بطارية|battery|cell)\b.{0,40}"
+    r"(?:gayab|missing|falta|no la encuentro|manque|disparu|sumiu|n[ãa]o acho|不见了|找不到|مش لاقي|مش لاقيه|ضايعة)|"
+    r"(?:falta|le falta|missing|manque)\b.{0,15}(?:pilita|pila|button (?:cell|battery)|pile|bateria)",
     # Signs of the illness told with it: frothy pink sputum, ketones, fever with confusion, a diabetic who makes no sense
     r"(?:pink|ros[ée]e?|rosad[ao]|\brosa\b|粉红|粉紅|وردي|gulabi|गुलाबी).{0,25}(?:froth|foam|espuma|mousse|spum|泡沫|رغوة|jhaag|झाग)|"
     r"(?:froth|foam|espuma|mousse|泡沫|رغوة)\w*.{0,15}(?:pink|ros[ée]e?|rosad[ao]|粉红|وردي)",
@@ -558,7 +582,16 @@ CRISIS: list[str] = [
     r"\bsaid goodbye\b.{0,40}\b(?:without (?:her|him|them) knowing|for the last time|for good)\b",
     r"\b(?:thank you|thanks|thank u|thx) for everything\b.{0,40}\b(?:sorry|not your fault|goodbye|love you|look after|take care of)\b|"
     r"\b(?:sorry|goodbye)\b.{0,30}\bnot your fault\b",
-    r"\blook after\s+(?:mum|mom|dad|the kids|my \w+|him|her|them)\s+for me\b",
+    r"\blook after\s+(?:mum|mom|dad|the kids|my \w+|him|her|them)\s+for me\b|\bsorry,? (?:please )?look after (?:him|her|them|"
+    r"the (?:baby|kids|children))\b",
+    # Letters written to one's children; the method and the day already chosen
+    r"\b(?:wrote|written|writing) (?:a )?letters? to (?:both|each|all|each one) (?:of )?my (?:kids|children|sons|daughters|boys|girls)\b|"
+    r"[ée]crit une lettre [àa] chacun de mes enfants|escrevi (?:uma )?cartas? (?:pros?|para os?|pras?|para as?) meus (?:dois |tr[êe]s )?filhos|"
+    r"escrib[íi] (?:una )?cartas? (?:a|para) (?:cada uno de )?mis hijos",
+    r"\b(?:picked|chosen|chose|decided on|worked out)\s+(?:the|my)\s+(?:method|way)\b|\bpicked the day\b|"
+    r"j'ai choisi (?:comment|la m[ée]thode)|(?:ya )?(?:eleg[íi]|decid[íi]) (?:c[óo]mo|el m[ée]todo)|j[áa] sei como\b.{0,40}\b(?:vai ser|quando)|"
+    r"vai ser (?:segunda|ter[çc]a|quarta|quinta|sexta|s[áa]bado|domingo)\b.{0,40}\bj[áa] sei como|"
+    r"我已经决定了.{0,60}(?:上吊|跳|吃药|割腕|自杀|走)|(?:绳子|遗书).{0,10}(?:已经)?(?:买好|写好|准备好)",
     r"\b(?:tablets|pills|paracetamol|painkillers|meds)\b.{0,40}\b(?:different|several|separate|multiple)\s+(?:pharmac\w*|"
     r"chemists?|shops|stores)\b|\bso\s+(?:nobody|no one|no-one)\s+(?:asks?|notices?|questions?)\b",
     r"\b(?:stockpil\w*|hoard\w*|stash\w*|squirrel\w*)\s+(?:away\s+)?(?:my|his|her)\s+(?:\w+\s+)?(?:pills?|tablets?|meds|"
@@ -888,7 +921,8 @@ EMERGENCY_SEVERITY: dict[str, str] = {
     "severe abdominal pain with fever or vomiting": "high", "diabetic emergency": "high", "severe burns": "high",
     "poisonous mushrooms or plants": "high", "dehydration in a baby": "high", "heart failure getting worse": "high",
     "fever on chemotherapy or after a transplant": "critical", "adrenaline auto-injector used": "critical",
-    "missed dialysis": "critical", "low oxygen": "critical",
+    "missed dialysis": "critical", "low oxygen": "critical", "waters broken or pre-eclampsia in pregnancy": "critical",
+    "fever in a young baby": "critical",
 }
 
 # Context: is it happening to someone, now?
@@ -920,7 +954,8 @@ PAST = (r"\b(?:last (?:year|month|week|spring|summer|winter|fall)|years? ago|mon
         r"上周|上次|الأسبوع الماضي|الاسبوع الماضي|(?:السنة|الشهر|الاسبوع) اللي فات(?:ت)?|"
         r"قبل \S+ (?:سنين|سنوات|شهور)|و(?:هي|هو) صغير|"
         r"साल पहले|महीने पहले|\bla semana pasada\b|\b(?:\d+ )?saal pehle\b|\bpichh?le (?:hafte|mahine|saal)\b|"
-        r"前年|(?:من|قبل) سنتين|في سنوات المراهقة|की उम्र में|के दिनों में")
+        r"前年|(?:من|قبل) سنتين|في سنوات المراهقة|की उम्र में|के दिनों में|个月的时候|周的时候|岁的时候|"
+        r"\bil y a (?:un|une|deux|trois|quatre) (?:ans?|mois|semaines?)\b|\b(?:\w+ )?(?:mahine|hafte) pehle\b")
 # "... and now I'm fine": a "now" that closes a past story ("two years ago I thought of ending it, today I'm great").
 RECOVERED = (r"\b(?:now i'?m (?:fine|ok|okay|good|better|well)|i'?m (?:doing )?(?:really |very |so )?(?:well|fine|good|great) now|"
              r"(?:in|at) a (?:really |much |very )?(?:good|better|great|healthy) place|(?:totally |completely |been )?(?:fine|ok|okay|good|normal)(?: all (?:day|night|evening))? (?:ever )?since|(?:been )?clean (?:for )?\d+ (?:years?|months?)(?: now)?|"
@@ -929,8 +964,8 @@ RECOVERED = (r"\b(?:now i'?m (?:fine|ok|okay|good|better|well)|i'?m (?:doing )?(
              r"t[ôo] bem (?:faz|h[áa]) anos|hoy (?:\w+ ){0,4}estoy bien|me recuper[ée]|"
              r"(?:hoy|ahora) (?:ya )?(?:estoy|me siento) (?:bien|mejor)|"
              r"(?:aujourd'hui|maintenant) (?:je vais|[çc]a va|je suis|je me sens) (?:bien|mieux)|"
-             r"ab (?:[a-z]+ ){0,4}(?:theek|thik|accha|achha) (?:hu|hoon|hun|ho gaya|ho gayi))\b|"
-             r"现在(?:已经)?(?:走出来了|好了|没事了|好多了)|(?:هلأ|هلق|دلوقتي|الحين) الحمد ?لله|الحمد ?لله (?:منيح|كويس|بخير)|"
+             r"ab (?:[a-z]+ ){0,4}(?:theek|thik|accha|achha) (?:hu|hoon|hun|hai|ho gaya|ho gayi)|(?:il|elle) va (?:tr[èe]s )?bien depuis)\b|"
+             r"现在(?:已经)?(?:走出来了|好了|没事了|好多了)|之后再也没|后来再也没|(?:هلأ|هلق|دلوقتي|الحين) الحمد ?لله|الحمد ?لله (?:منيح|كويس|بخير)|"
              r"अब (?:\S+ ){0,6}(?:ठीक|अच्छा|अच्छी) (?:हूँ|हूं|हू)|अच्छी हालत में हूँ|(?:وأنا|وانا|أنا) بخير|توقفت منذ")
 # Intent to harm oneself denied outright: "no tengo ideas de hacerme daño", "我没有想不开", "main koi galat kadam nahi uthaungi".
 DENIED_INTENT = (r"\b(?:i'?m|i am) not (?:suicidal|going to (?:hurt|harm|kill) myself|going to do anything (?:stupid|silly))|"
@@ -972,7 +1007,7 @@ NOTHING_SAID = (r"(?:\b(?:(?:hasn'?t|has not|didn'?t|did not|never) (?:said|ment
                 r"n'a (?:rien|jamais rien) dit|no (?:ha dicho|dijo) nada|n[ãa]o (?:disse|falou|comentou) nada|"
                 r"kuch nahi (?:kaha|bola)|kuch nahin (?:kaha|bola))\b|"
                 r"没(?:有)?(?:说过|提过|讲过)|(?:ما|مش) (?:حكى|قال|قالت|حكت) (?:شي|اشي|حاجة)|ما قالش|कुछ नहीं (?:कहा|बोला))")
-GENERAL = (r"(?:\b(?:in general|generally|usually|typically|what (?:is|are)|what'?s (?=\w+\??$)|चेतावनी (?:के )?संकेत|what (?:does|do) .{0,40}\bmean|what'?s the difference|what causes|symptoms of|signs of|"
+GENERAL = (r"(?:\b(?:in general|generally|usually|typically|first aid course|what (?:is|are)|what'?s (?=\w+\??$)|चेतावनी (?:के )?संकेत|what (?:does|do) .{0,40}\bmean|what'?s the difference|what causes|symptoms of|signs of|"
            r"warning signs|how (?:is|are|do(?! i\b| we\b)|does|can(?! i\b| we\b)|long)|why (?:do|does|is|are)|risk (?:of|factors?)|prevent\w*|difference between|"
            r"explain|what happens|essay|documentary|if someone|for my (?:class|course|essay|project|exam)|"
            r"hypothetical\w*|someday|some day|if (?:\w+ ){1,3}ever|what (?:do|should) (?:you|we|people) do if|homework|"

@@ -125,7 +125,7 @@ def test_the_check_reads_the_held_out_sets_the_training_never_reads() -> None:
                                                   "heldout_q.jsonl", "heldout_r.jsonl",
                                                   "heldout_s.jsonl", "heldout_t.jsonl", "heldout_u.jsonl",
                                                   "heldout_v.jsonl", "heldout_w.jsonl", "heldout_x.jsonl",
-                                                  "heldout_y.jsonl", "heldout_z.jsonl"]
+                                                  "heldout_y.jsonl", "heldout_z.jsonl", "heldout_za.jsonl"]
     assert not set(HELDOUT_FILES) & {Path(p) for p in TRAINING_FILES}
 
 
@@ -138,4 +138,4 @@ def test_retraining_from_the_shipped_data_reproduces_the_shipped_weights() -> No
     assert done.returncode == 0, out + done.stderr
     assert "the shipped weights match a fresh training run" in out and "all " in out
     held_out = sum(1 for path in HELDOUT_FILES for line in path.read_text(encoding="utf-8").splitlines() if line.strip())
-    assert held_out == 833 + 487 + 4 * 490 - 2 + 420 + 419 + 420 + 420 + 418 + 420 + 420 + 419 + 420 + 420 + 420 + 420 + 420 + 420 + 420 + 420 + 420 + 210 and f"held-out ({held_out} messages): same class for" in out
+    assert held_out == 833 + 487 + 4 * 490 - 2 + 420 + 419 + 420 + 420 + 418 + 420 + 420 + 419 + 420 + 420 + 420 + 420 + 420 + 420 + 420 + 420 + 420 + 420 + 210 and f"held-out ({held_out} messages): same class for" in out
