@@ -566,3 +566,13 @@ def test_agent_frameworks_and_look_alike_words(reply: str, expected: str | None,
 ])
 def test_a_yes_no_conclusion_and_the_choices_listed(reply: str, expected: str | None) -> None:
     assert read_answer(reply, YES_NO).letter == expected
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ('{"steps": [{"agent": "a", "output": "U waves"}], "final": {"letter": "A", "text": "Hypokalemia"}}', "A"),
+    ("Renal_Agent: U waves and weakness.\nCardio_Agent: agreed, the ECG fits.\nJudge: A.", "A"),
+    ("AI Assistant: Solution: B. Peaked T waves and a wide QRS.\nNext request.", "B"),
+    ("| Agent | Verdict |\n|---|---|\n| renal | peaked T waves |\n| **Final** | **B — Hyperkalemia** |", "B"),
+])
+def test_a_speaker_before_a_label_a_judge_and_a_final_row(reply: str, expected: str) -> None:
+    assert read_answer(reply, HYPO).letter == expected

@@ -55,7 +55,7 @@ _STRONG = [
     r"(?:\s+(?:after|following|upon|on)(?:\s+[\w-]+){1,3}(?=\s*:))?",
     r"(?:the\s+)?(?:only\s+)?(?:remaining|last\s+standing)\s+(?:option|answer|choice)",
     r"(?:most\s+)?(?:defensible|supported|appropriate|fitting)\s+(?:label|answer|option|choice)",
-    r"(?m:(?:^|(?<=[.!?]\s))[ \t]*(?:choice|option|decision|selected|selection|pick|verdict|conclusion(?:\s+from\s+my\s+side)?|conclus[ãa]o|conclusión|结论|結論|결론|vote|final|correction|corrected|edit|"
+    r"(?m:(?:^|(?<=[.!?]\s)|(?<=[:\]]\s))[ \t]*(?:choice|option|decision|judge|arbiter|selected|selection|pick|verdict|conclusion(?:\s+from\s+my\s+side)?|conclus[ãa]o|conclusión|结论|結論|결론|vote|final|correction|corrected|edit|"
     r"(?:most\s+likely\s+|final\s+|working\s+)?diagnos[ie]s|diagn[oó]stico|most\s+likely|next|"
     r"update[sd]?|revised|revision|tl;?\s?dr|bottom\s+line|task\s+output|solution|winner)(?=[ \t]*(?:[:=：]|[-–—][ \t])))",
     FOREIGN_ANSWER, r"selected|selection|chosen|(?-i:pick)",  # not "Pick disease"
@@ -302,7 +302,7 @@ def _table_verdict(body: str, options: dict[str, str]) -> list[Statement]:
 
 
 _TABLE = re.compile(r"(?:^[ \t]*\|.*\|[ \t]*(?:\n|\Z)){2,}", re.MULTILINE)
-_ANSWER_HEADER = re.compile(r"(?:final\s+|best\s+)?(?:answer|decision|choice|verdict|conclusion|diagnosis|pick)", re.IGNORECASE)
+_ANSWER_HEADER = re.compile(r"(?:final\s+|best\s+)?(?:answer|decision|choice|verdict|conclusion|diagnosis|pick)|final", re.IGNORECASE)
 
 
 def _answer_cells(body: str, options: dict[str, str]) -> list[Statement]:

@@ -273,7 +273,9 @@ def clean(text: str) -> str:
                   lambda m: f"\nFinal answer: {next(g for g in m.groups() if g)}\n", text, flags=re.IGNORECASE)
     text = re.sub(r"\s*\b(?:TERMINATE|APPROVE)\W*\Z", "", text)  # an agent framework's end-of-chat token
     if _FINAL_KEY.search(text):  # {"votes": [{"choice": "D"}, {"choice": "A"}], "final": "D"}: the final one answers
-        text = _JSON_ANSWER.sub(lambda m: _json_answer(m) if _FINAL_KEY.match(m.group(0)) else m.group(0).replace(":", " ="), text)
+        inside = [m.span() for m in re.finditer(r"[\"']final\w*[\"']\s*:\s*\{[^{}]*\}", text, re.IGNORECASE)]  # "final": {"letter": ..}
+        text = _JSON_ANSWER.sub(lambda m: _json_answer(m) if _FINAL_KEY.match(m.group(0)) or any(
+            start <= m.start() < end for start, end in inside) else m.group(0).replace(":", " ="), text)
         keyed = 1
     else:
         text, keyed = _JSON_ANSWER.subn(_json_answer, text)  # {"answer": "B", "answer_text": "..."}, a tool call's arguments
