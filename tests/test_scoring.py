@@ -553,6 +553,10 @@ HYPO = {"A": "Hypokalemia", "B": "Hyperkalemia", "C": "Hypocalcemia", "D": "Hype
     ("So the answer is hyperkalaemia.", "B", None),
     ("The reading is hypomagnesemia.", None, "none"),  # not hypernatremia or hypokalemia misspelt
     ("**Final decision: A**\n\nU waves and weakness on the ECG.\n\nB) Hyperkalemia", None, "conflict"),
+    ('{"steps": [{"agent": "a", "output": "U waves"}], "final": {"letter": "A", "text": "Hypokalemia"}}', "A", None),
+    ("Renal_Agent: U waves and weakness.\nCardio_Agent: agreed, the ECG fits.\nJudge: A.", "A", None),
+    ("AI Assistant: Solution: B. Peaked T waves and a wide QRS.\nNext request.", "B", None),
+    ("| Agent | Verdict |\n|---|---|\n| renal | peaked T waves |\n| **Final** | **B — Hyperkalemia** |", "B", None),
 ])
 def test_agent_frameworks_and_look_alike_words(reply: str, expected: str | None, reason: str | None) -> None:
     reading = read_answer(reply, HYPO)
@@ -566,13 +570,3 @@ def test_agent_frameworks_and_look_alike_words(reply: str, expected: str | None,
 ])
 def test_a_yes_no_conclusion_and_the_choices_listed(reply: str, expected: str | None) -> None:
     assert read_answer(reply, YES_NO).letter == expected
-
-
-@pytest.mark.parametrize(("reply", "expected"), [
-    ('{"steps": [{"agent": "a", "output": "U waves"}], "final": {"letter": "A", "text": "Hypokalemia"}}', "A"),
-    ("Renal_Agent: U waves and weakness.\nCardio_Agent: agreed, the ECG fits.\nJudge: A.", "A"),
-    ("AI Assistant: Solution: B. Peaked T waves and a wide QRS.\nNext request.", "B"),
-    ("| Agent | Verdict |\n|---|---|\n| renal | peaked T waves |\n| **Final** | **B — Hyperkalemia** |", "B"),
-])
-def test_a_speaker_before_a_label_a_judge_and_a_final_row(reply: str, expected: str) -> None:
-    assert read_answer(reply, HYPO).letter == expected
