@@ -490,7 +490,7 @@ def test_an_options_own_letters_an_arrow_and_an_aside(reply: str, options: dict[
 CUSHING = {"A": "Exogenous glucocorticoids", "B": "Pituitary adenoma", "C": "Adrenal adenoma", "D": "Ectopic ACTH secretion"}
 
 
-@pytest.mark.parametrize(("reply", "expected", "reason"), [
+IN_TRANSPORT = [  # (reply, expected, reason) against CUSHING
     ('{"id": "msg_1", "type": "message", "content": [{"type": "text", "text": "Iatrogenic.\\n\\nAnswer: A"}]}', "A", None),
     ('{"choices": [{"index": 0, "message": {"role": "assistant", "content": "Iatrogenic.\\nAnswer: B"}}]}', "B", None),
     ('{"candidates": [{"content": {"parts": [{"text": "Answer: C"}]}}]}', "C", None),
@@ -518,28 +518,16 @@ CUSHING = {"A": "Exogenous glucocorticoids", "B": "Pituitary adenoma", "C": "Adr
     ("**A (exogenous glucocorticoids).** Taper slowly and check the axis.", "A", None),
     ('```json\n{"options": [{"letter": "A", "correct": true}, {"letter": "B", "correct": false}]}\n```', "A", None),
     ("Empiric therapy is A + B + C (all three), plus ectopic ACTH secretion (D) work-up.", None, "ambiguous"),
-])
-def test_replies_in_their_transport_and_markup(reply: str, expected: str | None, reason: str | None) -> None:
-    reading = read_answer(reply, CUSHING)
-    assert (reading.letter, reading.reason) == (expected, reason)
-
-
-@pytest.mark.parametrize(("reply", "expected", "reason"), [
+]
+YES_NO_OPENINGS = [  # against YES_NO
     ("Yes.\n\nThe loading reduced insulin resistance; stay did not differ.\n\nAnswer: no", None, "conflict"),
     ("Yes, this is an interesting question. No difference was found.\n\nAnswer: (B) no", "B", None),
     ("The association splits by sex: the honest answer is \"yes for men, no for women.\"", None, "ambiguous"),
     ('```json\n{"final_decision": "yes"}\n```\n\nThe trial showed no benefit. The answer is no.', None, "conflict"),
     ("**C** (maybe) — the association lost significance after adjustment.", "C", None),
-])
-def test_yes_no_openings_splits_and_structured_decisions(reply: str, expected: str | None, reason: str | None) -> None:
-    reading = read_answer(reply, YES_NO)
-    assert (reading.letter, reading.reason) == (expected, reason)
-
-
+]
 HYPO = {"A": "Hypokalemia", "B": "Hyperkalemia", "C": "Hypocalcemia", "D": "Hypernatremia"}
-
-
-@pytest.mark.parametrize(("reply", "expected", "reason"), [
+AGENT_FRAMEWORKS = [  # against HYPO; look-alike words too
     ('Thought: the ECG shows U waves.\nAction: submit_answer(option="A")', "A", None),
     ("Thought: peaked T waves.\nFinish[B]", "B", None),
     ("<INFO> C", "C", None),
@@ -557,9 +545,17 @@ HYPO = {"A": "Hypokalemia", "B": "Hyperkalemia", "C": "Hypocalcemia", "D": "Hype
     ("Renal_Agent: U waves and weakness.\nCardio_Agent: agreed, the ECG fits.\nJudge: A.", "A", None),
     ("AI Assistant: Solution: B. Peaked T waves and a wide QRS.\nNext request.", "B", None),
     ("| Agent | Verdict |\n|---|---|\n| renal | peaked T waves |\n| **Final** | **B — Hyperkalemia** |", "B", None),
+]
+
+
+@pytest.mark.parametrize(("reply", "options", "expected", "reason"), [
+    *((reply, CUSHING, expected, reason) for reply, expected, reason in IN_TRANSPORT),
+    *((reply, YES_NO, expected, reason) for reply, expected, reason in YES_NO_OPENINGS),
+    *((reply, HYPO, expected, reason) for reply, expected, reason in AGENT_FRAMEWORKS),
 ])
-def test_agent_frameworks_and_look_alike_words(reply: str, expected: str | None, reason: str | None) -> None:
-    reading = read_answer(reply, HYPO)
+def test_transport_agent_frameworks_and_yes_no_openings(reply: str, options: dict[str, str], expected: str | None,
+                                                         reason: str | None) -> None:
+    reading = read_answer(reply, options)
     assert (reading.letter, reading.reason) == (expected, reason)
 
 

@@ -458,10 +458,13 @@ def words(text: str) -> tuple[str, ...]:
 _CONTRASTS = (("hypo", "hyper"), ("intra", "extra"), ("rubeol", "rubell"), ("pre", "post"), ("sub", "supra"))
 
 
+def _contrasted(a: str, b: str) -> bool:
+    return any({a[:len(x)], b[:len(y)]} == {x, y} or {a[:len(y)], b[:len(x)]} == {x, y} for x, y in _CONTRASTS)
+
+
 def _close(a: str, b: str) -> bool:
-    if a != b and any({a[:len(x)], b[:len(y)]} == {x, y} or {a[:len(y)], b[:len(x)]} == {x, y} for x, y in _CONTRASTS):
-        return False
-    return a == b or (min(len(a), len(b)) >= 5 and difflib.SequenceMatcher(None, a, b).ratio() >= 0.8)
+    return a == b or (min(len(a), len(b)) >= 5 and not _contrasted(a, b)
+                      and difflib.SequenceMatcher(None, a, b).ratio() >= 0.8)
 
 
 def _abbreviates(short: str, option: str) -> bool:
@@ -540,10 +543,9 @@ def options_meant(fragment: str, options: dict[str, str]) -> set[str]:
 
 def _misspelt(a: str, b: str) -> bool:
     """The same long word misspelt or cut short ("appendisitis", "transplant" for "transplantation")."""
-    if not _close(a, b) and a != b and difflib.SequenceMatcher(None, a, b).ratio() >= 0.8:
-        return False  # a contrast: "hypokalemia" is not "hyperkalemia" misspelt
     short, long = sorted((a, b), key=len)
-    return a == b or (len(short) >= 7 and (long.startswith(short) or difflib.SequenceMatcher(None, a, b).ratio() >= 0.85))
+    return a == b or (len(short) >= 7 and not _contrasted(a, b)  # "hypokalemia" is not "hyperkalemia" misspelt
+                      and (long.startswith(short) or difflib.SequenceMatcher(None, a, b).ratio() >= 0.85))
 
 
 def options_touched(fragment: str, options: dict[str, str], *, within: bool = False) -> set[str]:
